@@ -1,0 +1,30 @@
+/** Interface languages (spec §9): Ukrainian first, British English second. */
+export const LOCALE_CODES = ['ua', 'en_GB'] as const;
+export type LocaleCode = (typeof LOCALE_CODES)[number];
+
+/** The default interface language. */
+export const DEFAULT_LOCALE: LocaleCode = 'ua';
+
+/** localStorage key holding the chosen locale. */
+export const LOCALE_STORAGE_KEY = 'locale';
+
+/** A locale's formatting definition: BCP 47 tag for Intl, currency. */
+export interface LocaleDefinition {
+  code: string;
+  /** BCP 47 language tag given to Intl (Collator, NumberFormat, DateTimeFormat). */
+  bcp47: string;
+  currency: string;
+}
+
+/**
+ * Formatting definitions. ru_UA (UAH) exists as spec §9 says, but it is not an interface
+ * language: there are no ru_UA resources and the switcher does not offer it.
+ */
+export const LOCALE_DEFINITIONS = {
+  ua: { code: 'ua', bcp47: 'uk-UA', currency: 'UAH' },
+  en_GB: { code: 'en_GB', bcp47: 'en-GB', currency: 'GBP' },
+  ru_UA: { code: 'ru_UA', bcp47: 'ru-UA', currency: 'UAH' },
+} as const satisfies Record<string, LocaleDefinition>;
+
+export const isLocaleCode = (v: unknown): v is LocaleCode =>
+  typeof v === 'string' && (LOCALE_CODES as readonly string[]).includes(v);

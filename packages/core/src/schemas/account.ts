@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { LOCALE_CODES } from '../i18n/locales.js';
+import {
+  LIMITS,
+  VALIDATION_KEYS,
+  emailSchema,
+  optionalText,
+  passwordSchema,
+  phoneSchema,
+  requiredText,
+} from '../validation.js';
+
+export const ACCOUNT_TYPES = ['PARTNER', 'ADMIN', 'CLIENT'] as const;
+export const accountTypeSchema = z.enum(ACCOUNT_TYPES);
+export type AccountType = z.infer<typeof accountTypeSchema>;
+
+export const localeSchema = z.enum(LOCALE_CODES);
+
+/** An account as the API returns it. The password hash never leaves the server. */
+export const accountSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  type: accountTypeSchema,
+  /** The administrator may add administrators. */
+  isSuper: z.boolean(),
+  firstName: z.string(),
+  lastName: z.string(),
+  phone: z.string(),
+  locale: localeSchema,
+  marketingConsent: z.boolean(),
+  createdAt: z.string(),
+});
+export type Account = z.infer<typeof accountSchema>;
+
+/** "Is admin" and "is client (partner)" indicators of spec §6. */
+export const isAdmin = (a: Pick<Account, 'type'> | null | undefined): boolean => a?.type === 'ADMIN';
+export const isPartner = (a: Pick<Account, 'type'> | null | undefined): boolean =>
+  a?.type === 'PARTNER' || a?.type === 'CLIENT';
+
+/** Body of `POST auth/login`. */
+export const credentialsSchema = z.strictObject({
+  email: emailSchema,
+  password: z.string().min(1).max(LIMITS.passwordMax),
+});
+export type Credentials = z.infer<typeof credentialsSchema>;
+
+/** Answer of `GET auth/check`. */
+export const authCheckSchema = z.object({
+  status: z.boolean(),
+  account: accountSchema.nullable(),
+});
+export type AuthCheck = z.infer<typeof authCheckSchema>;
+
+/** Personal data: the body of `PUT auth/update`. */
+export const personalDataSchema = z.strictObject({
+  firstName: requiredText(LIMITS.personNameMax),
+  lastName: optionalText(LIMITS.personNameMax),
+  phone: phoneSchema.default(''),
+  locale: localeSchema.default('ua'),
+  marketingConsent: z.boolean().default(false),
+});
+export type PersonalData = z.infer<typeof personalDataSchema>;
+export const personalDataUpdateSchema = personalDataSchema.partial();
+export type PersonalDataUpdate = z.infer<typeof personalDataUpdateSchema>;
+
+/** Change of e-mail or password: the current password is always required. */
+export const credentialsChangeSchema = z
+  .strictObject({
+    currentPassword: z.string().min(1).max(LIMITS.passwordMax),
+    email: emailSchema.optional(),
+    newPassword: passwordSchema.optional(),
+    confirmPassword: z.string().max(LIMITS.passwordMax).optional(),
+  })
+  .refine((v) => v.email !== undefined || v.newPassword !== undefined, {
+    error: VALIDATION_KEYS.required,
+    path: ['newPassword'],
+  })
+  .refine((v) => v.newPassword === undefined || v.newPassword === v.confirmPassword, {
+    error: VALIDATION_KEYS.passwordsMustMatch,
+    path: ['confirmPassword'],
+  });
+export type CredentialsChange = z.infer<typeof credentialsChangeSchema>;
+
+/** Body of `POST auth/reset-password`. */
+export const resetPasswordSchema = z.strictObject({ email: emailSchema });
+export type ResetPassword = z.infer<typeof resetPasswordSchema>;
+
+/** Body of `DELETE account`: the current password confirms the deletion. */
+export const accountDeletionSchema = z.strictObject({
+  currentPassword: z.string().min(1).max(LIMITS.passwordMax),
+});
+export type AccountDeletion = z.infer<typeof accountDeletionSchema>;
+
+/** A new account's sign-up part (registration and admin creation). */
+export const accountSignUpSchema = personalDataSchema.extend({
+  email: emailSchema,
+  password: passwordSchema,
+  confirmPassword: z.string().max(LIMITS.passwordMax),
+});
+
+/** Body of `POST admin/administrators`: super admins only. */
+export const adminCreateSchema = z.strictObject({
+  email: emailSchema,
+  firstName: requiredText(LIMITS.personNameMax),
+  isSuper: z.boolean().default(false),
+});
+export type AdminCreate = z.infer<typeof adminCreateSchema>;

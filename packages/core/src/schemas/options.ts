@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { localeSchema } from './account.js';
+
+/** A country in a picker: code, English name and display name (spec §3). */
+export const countryOptionSchema = z.object({
+  code: z.string().length(2),
+  original: z.string(),
+  name: z.string(),
+});
+export type CountryOption = z.infer<typeof countryOptionSchema>;
+
+/** An interface language in the switcher. */
+export const languageOptionSchema = z.object({
+  name: z.string(),
+  code: localeSchema,
+  country: z.enum(['UA', 'GB']),
+});
+export type LanguageOption = z.infer<typeof languageOptionSchema>;
+
+export const TOAST_SEVERITIES = ['info', 'warn', 'error', 'success'] as const;
+
+/** A toast (spec §3). */
+export const toastMessageSchema = z.object({
+  severity: z.enum(TOAST_SEVERITIES),
+  summary: z.string(),
+  detail: z.string().optional(),
+  /** Milliseconds before it closes itself. Defaults to 3000. */
+  life: z.number().int().positive().optional(),
+  /** A sticky toast stays until closed. Defaults to false. */
+  sticky: z.boolean().optional(),
+  /** Shows a close button. Defaults to true. */
+  closable: z.boolean().optional(),
+  /** Which toast container shows it. */
+  key: z.string().optional(),
+});
+export type ToastMessage = z.infer<typeof toastMessageSchema>;
+
+/** Runtime configuration from `GET /env`. */
+export const runtimeConfigSchema = z.object({
+  analyticsId: z.string().nullable(),
+  tagManagerId: z.string().nullable(),
+  errorReporting: z.object({ enabled: z.boolean(), version: z.string() }),
+  vapidPublicKey: z.string().nullable(),
+  apiBase: z.string(),
+});
+export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
+
+/** The browser's PushSubscription, as `toJSON()` gives it. */
+export const pushSubscriptionSchema = z.strictObject({
+  endpoint: z.url({ protocol: /^https?$/ }).max(2000),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.strictObject({
+    p256dh: z.string().min(1).max(200),
+    auth: z.string().min(1).max(100),
+  }),
+});
+export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;

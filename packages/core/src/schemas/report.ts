@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { LIMITS, optionalText } from '../validation.js';
+
+export const REPORT_REASONS = ['wrong_address', 'no_contact', 'other'] as const;
+export const reportReasonSchema = z.enum(REPORT_REASONS);
+export type ReportReason = z.infer<typeof reportReasonSchema>;
+
+export const REPORT_STATUSES = ['new', 'resolved'] as const;
+export const reportStatusSchema = z.enum(REPORT_STATUSES);
+export type ReportStatus = z.infer<typeof reportStatusSchema>;
+
+/** Anonymous report of a service. */
+export const reportInputSchema = z.strictObject({
+  serviceId: z.string().min(1).max(64),
+  reason: reportReasonSchema,
+  description: optionalText(LIMITS.reportDescriptionMax),
+});
+export type ReportInput = z.infer<typeof reportInputSchema>;
+
+export const reportSchema = z.object({
+  id: z.string(),
+  reason: reportReasonSchema,
+  description: z.string(),
+  status: reportStatusSchema,
+  /** The reported company. */
+  service: z.object({ id: z.string(), name: z.string() }).nullable(),
+  createdAt: z.string(),
+  resolvedAt: z.string().nullable(),
+});
+export type Report = z.infer<typeof reportSchema>;

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { categorySchema } from '../categories.js';
+import {
+  LIMITS,
+  VALIDATION_KEYS,
+  optionalText,
+  phoneSchema,
+  requiredText,
+  websiteSchema,
+} from '../validation.js';
+
+export const SERVICE_STATUSES = ['pending', 'approved', 'declined'] as const;
+export const serviceStatusSchema = z.enum(SERVICE_STATUSES);
+export type ServiceStatus = z.infer<typeof serviceStatusSchema>;
+
+/** Two-letter country code, upper case. */
+export const countryCodeSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/);
+
+/** A geocoder candidate the user chose: the validated address of a service. */
+export const addressDetailsSchema = z.object({
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+  displayName: z.string().max(LIMITS.addressMax),
+  city: z.string().max(LIMITS.addressMax).default(''),
+  countryCode: z.string().max(2).default(''),
+  /** True when the geocoder resolved only the city (offline gazetteer). */
+  approximate: z.boolean().default(false),
+  /** Which geocoder answered: `gazetteer` or `nominatim`. */
+  source: z.string().max(32).default('gazetteer'),
+});
+export type AddressDetails = z.infer<typeof addressDetailsSchema>;
+
+/** What a partner writes when adding or editing a service. */
+export const serviceInputSchema = z.strictObject({
+  name: requiredText(LIMITS.nameMax),
+  countryCode: countryCodeSchema,
+  category: categorySchema.nullable().default(null),
+  address: optionalText(LIMITS.addressMax),
+  addressDetails: addressDetailsSchema.nullable().default(null),
+  website: websiteSchema.default(''),
+  phone: phoneSchema.default(''),
+  descriptionUa: optionalText(LIMITS.descriptionMax),
+  descriptionOther: optionalText(LIMITS.descriptionMax),
+  isOnline: z.boolean().default(false),
+  showOnMap: z.boolean().default(true),
+  /** The owner's original place in Ukraine. */
+  originalPlace: optionalText(LIMITS.addressMax),
+  marketingConsent: z.boolean().default(false),
+  /** The address confirmation checkbox: "shown on the map at this address". */
+  addressConfirmed: z.boolean().default(false),
+});
+export type ServiceInput = z.infer<typeof serviceInputSchema>;
+
+/** A service as the API returns it. */
+export const serviceSchema = z.object({
+  id: z.string(),
+  ownerId: z.string().nullable(),
+  name: z.string(),
+  countryCode: z.string(),
+  category: categorySchema.nullable(),
+  address: z.string(),
+  addressDetails: addressDetailsSchema.nullable(),
+  website: z.string(),
+  phone: z.string(),
+  descriptionUa: z.string(),
+  descriptionOther: z.string(),
+  isOnline: z.boolean(),
+  haveVacancy: z.boolean(),
+  showOnMap: z.boolean(),
+  isPartner: z.boolean(),
+  status: serviceStatusSchema,
+  declineReason: z.string().nullable(),
+  usedCount: z.number().int(),
+  originalPlace: z.string(),
+  marketingConsent: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Service = z.infer<typeof serviceSchema>;
+
+/** An address shown on the map must be confirmed by the owner. */
+export const requireAddressConfirmation = <T extends z.ZodType<ServiceInput>>(schema: T) =>
+  schema.refine((s) => s.isOnline || !s.showOnMap || s.addressConfirmed, {
+    error: VALIDATION_KEYS.mustAgree,
+    path: ['addressConfirmed'],
+  });

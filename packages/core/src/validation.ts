@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import type { FieldError } from './errors.js';
+
+/**
+ * Validation message keys of spec §5. Each is translated under its own key and takes the
+ * parameters named in its comment.
+ */
+export const VALIDATION_KEYS = {
+  /** "{name} required field" */
+  required: 'validation.required',
+  /** "Passwords must match" */
+  passwordsMustMatch: 'validation.passwords_must_match',
+  /** "E-mail must look like {email}" */
+  email: 'validation.email',
+  /** "A link must contain http:// or {host}" */
+  link: 'validation.link',
+  /** "A wrong address was chosen" */
+  wrongAddress: 'validation.wrong_address',
+  /** "The address is ambiguous: add more details or select one of the options" */
+  ambiguousAddress: 'validation.ambiguous_address',
+  /** "At least {length} elements" */
+  minElements: 'validation.min_elements',
+  /** "Minimum length {length} characters" */
+  minLength: 'validation.min_length',
+  /** "Maximum length {length} characters" */
+  maxLength: 'validation.max_length',
+  /** "Must be agreed" (terms and conditions, address confirmation) */
+  mustAgree: 'validation.must_agree',
+  /** "The value is not valid" (wrong type, unknown option) */
+  invalid: 'validation.invalid',
+  /** "Unknown field" */
+  unknownField: 'validation.unknown_field',
+  /** "Telephone must look like {phone}" */
+  phone: 'validation.phone',
+} as const;
+
+/** Example values shown inside the messages. */
+export const VALIDATION_EXAMPLES = {
+  email: 'name@example.com',
+  host: 'https://',
+  phone: '+48 123 456 789',
+} as const;
+
+/**
+ * Turns one zod issue into the key and parameters of a spec §5 message.
+ * The client and the server both use it, so a rule's message is written once.
+ */
+export function issueToFieldError(issue: z.core.$ZodIssue): FieldError[] {
+  const field = issue.path.map(String).join('.');
+  const name = issue.path.length ? String(issue.path[issue.path.length - 1]) : '';
+  // A message set on the schema (z.literal(true, { error: VALIDATION_KEYS.mustAgree })) wins.
+  if (issue.message.startsWith('validation.')) {
+    return [{ field, key: issue.message, params: paramsFor(issue.message, name) }];
+  }
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined || issue.input === null) {
+        return [{ field, key: VALIDATION_KEYS.required, params: { name } }];
+      }
+      return [{ field, key: VALIDATION_KEYS.invalid, params: { name } }];
+    case 'too_small': {
+      const length = Number(issue.minimum);
+      if (issue.origin === 'string' && length <= 1) {
+        return [{ field, key: VALIDATION_KEYS.required, params: { name } }];
+      }
+      if (issue.origin === 'array' || issue.origin === 'set') {
+        return [{ field, key: VALIDATION_KEYS.minElements, params: { length } }];
+      }
+      return [{ field, key: VALIDATION_KEYS.minLength, params: { length } }];
+    }
+    case 'too_big':
+      return [{ field, key: VALIDATION_KEYS.maxLength, params: { length: Number(issue.maximum) } }];
+    case 'invalid_format':
+      if (issue.format === 'email') {
+        return [{ field, key: VALIDATION_KEYS.email, params: { email: VALIDATION_EXAMPLES.email } }];
+      }
+      if (issue.format === 'url' || issue.format === 'starts_with') {
+        return [{ field, key: VALIDATION_KEYS.link, params: { host: VALIDATION_EXAMPLES.host } }];
+      }
+      return [{ field, key: VALIDATION_KEYS.invalid, params: { name } }];
+    case 'unrecognized_keys':
+      return issue.keys.map((key) => ({
+        field: [...issue.path.map(String), key].join('.'),
+        key: VALIDATION_KEYS.unknownField,
+        params: { name: key },
+      }));
+    default:
+      return [{ field, key: VALIDATION_KEYS.invalid, params: { name } }];
+  }
+}
+
+function paramsFor(key: string, name: string): FieldError['params'] {
+  if (key === VALIDATION_KEYS.email) return { email: VALIDATION_EXAMPLES.email };
+  if (key === VALIDATION_KEYS.link) return { host: VALIDATION_EXAMPLES.host };
+  if (key === VALIDATION_KEYS.phone) return { phone: VALIDATION_EXAMPLES.phone };
+  return { name };
+}
+
+/** All broken rules of a failed parse, one entry per field and rule. */
+export function zodErrorToFieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.flatMap(issueToFieldError);
+}
+
+/** Bounds of the free-text fields. The spec leaves them open; these are ours. */
+export const LIMITS = {
+  nameMax: 120,
+  personNameMax: 80,
+  emailMax: 254,
+  passwordMin: 8,
+  passwordMax: 128,
+  phoneMax: 32,
+  addressMax: 300,
+  urlMax: 500,
+  descriptionMax: 5000,
+  reportDescriptionMax: 2000,
+  campaignSubjectMax: 200,
+  campaignContentMax: 50_000,
+  adminSearchMin: 3,
+} as const;
+
+/** A required, trimmed text of at most `max` characters. */
+export const requiredText = (max: number) => z.string().trim().min(1).max(max);
+/** An optional text of at most `max` characters; empty becomes undefined-free empty string. */
+export const optionalText = (max: number) => z.string().trim().max(max).default('');
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(LIMITS.emailMax)
+  .pipe(z.email({ error: VALIDATION_KEYS.email }))
+  .transform((e) => e.toLowerCase());
+
+export const passwordSchema = z.string().min(LIMITS.passwordMin).max(LIMITS.passwordMax);
+
+/** Only http and https links: a `javascript:` URL never reaches a page. */
+export const websiteSchema = z
+  .string()
+  .trim()
+  .max(LIMITS.urlMax)
+  .refine((v) => v === '' || /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(v), {
+    error: VALIDATION_KEYS.link,
+  });
+
+/** Digits, spaces, dashes, dots, parentheses and a leading plus: safe inside a tel: link. */
+export const phoneSchema = z
+  .string()
+  .trim()
+  .max(LIMITS.phoneMax)
+  .refine((v) => v === '' || /^\+?[0-9][0-9 ().-]{4,}$/.test(v), { error: VALIDATION_KEYS.phone });
