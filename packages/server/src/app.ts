@@ -1,0 +1,62 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Database } from './db/index.js';
+import type { Env } from './env.js';
+import { authPlugin } from './plugins/auth.js';
+import { databasePlugin } from './plugins/database.js';
+import { docsPlugin } from './plugins/docs.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { mailPlugin } from './plugins/mail.js';
+import { securityPlugin } from './plugins/security.js';
+import { sitePlugin } from './plugins/site.js';
+import { accountRoutes } from './routes/api/v1/account.js';
+import { authRoutes } from './routes/api/v1/auth.js';
+import { envRoutes } from './routes/env.js';
+import { healthRoutes } from './routes/health.js';
+
+export interface AppOptions {
+  env: Env;
+  database: Database;
+}
+
+/** Paths whose values must never reach the log. */
+const REDACT = ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]', 'res.headers["set-cookie"]'];
+
+/**
+ * Builds the server: infrastructure plugins first, then security and auth, then routes
+ * (fastify/demo order). The caller listens and closes.
+ */
+export async function buildApp({ env, database }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
+      redact: { paths: REDACT, censor: '[redacted]' },
+    },
+    bodyLimit: env.BODY_LIMIT,
+    trustProxy: env.TRUST_PROXY,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorsPlugin);
+  await app.register(databasePlugin, { database });
+  await app.register(mailPlugin, { env });
+  await app.register(securityPlugin, { env });
+  await app.register(docsPlugin);
+  await app.register(authPlugin, { env });
+
+  await app.register(healthRoutes);
+  await app.register(envRoutes, { env });
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes, { env });
+      await api.register(accountRoutes);
+    },
+    { prefix: '/api/v1' },
+  );
+  await app.register(sitePlugin, { env });
+  return app;
+}

@@ -1,0 +1,231 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type {
+  AccountType,
+  AddressDetails,
+  CategoryKey,
+  Experience,
+  LocaleCode,
+  ReportReason,
+  ReportStatus,
+  ServiceStatus,
+} from '@poruch/core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    /** A temporary password from a reset; the old one keeps working until this one is used. */
+    tempPasswordHash: text('temp_password_hash'),
+    tempPasswordExpiresAt: timestamp('temp_password_expires_at', { withTimezone: true }),
+    type: text('type').$type<AccountType>().notNull(),
+    isSuper: boolean('is_super').notNull().default(false),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    locale: text('locale').$type<LocaleCode>().notNull().default('ua'),
+    marketingConsent: boolean('marketing_consent').notNull().default(false),
+    unsubscribed: boolean('unsubscribed').notNull().default(false),
+    termsAgreedAt: timestamp('terms_agreed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('accounts_email_lower_idx').on(sql`lower(${t.email})`)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the opaque token; the token itself is only in the cookie. */
+    tokenHash: text('token_hash').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_account_idx').on(t.accountId)],
+);
+
+export const services = pgTable(
+  'services',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id').references(() => accounts.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    countryCode: text('country_code').notNull(),
+    category: text('category').$type<CategoryKey>(),
+    address: text('address').notNull().default(''),
+    addressDetails: jsonb('address_details').$type<AddressDetails>(),
+    lat: doublePrecision('lat'),
+    lng: doublePrecision('lng'),
+    website: text('website').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    descriptionUa: text('description_ua').notNull().default(''),
+    descriptionOther: text('description_other').notNull().default(''),
+    isOnline: boolean('is_online').notNull().default(false),
+    haveVacancy: boolean('have_vacancy').notNull().default(false),
+    showOnMap: boolean('show_on_map').notNull().default(true),
+    isPartner: boolean('is_partner').notNull().default(false),
+    status: text('status').$type<ServiceStatus>().notNull().default('pending'),
+    declineReason: text('decline_reason'),
+    usedCount: integer('used_count').notNull().default(0),
+    originalPlace: text('original_place').notNull().default(''),
+    marketingConsent: boolean('marketing_consent').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('services_owner_idx').on(t.ownerId),
+    index('services_status_country_category_idx').on(t.status, t.countryCode, t.category),
+    index('services_lat_lng_idx').on(t.lat, t.lng),
+  ],
+);
+
+export const vacancies = pgTable(
+  'vacancies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    serviceId: uuid('service_id')
+      .notNull()
+      .references(() => services.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    requirements: text('requirements').notNull().default(''),
+    description: text('description').notNull().default(''),
+    salary: text('salary').notNull().default(''),
+    experience: text('experience').$type<Experience>().notNull().default('any'),
+    isOpen: boolean('is_open').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('vacancies_service_idx').on(t.serviceId)],
+);
+
+/** "I have used this service": one mark per browser (an anonymous random id). */
+export const usedMarks = pgTable(
+  'used_marks',
+  {
+    serviceId: uuid('service_id')
+      .notNull()
+      .references(() => services.id, { onDelete: 'cascade' }),
+    browserId: text('browser_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.serviceId, t.browserId] })],
+);
+
+export const reports = pgTable(
+  'reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    serviceId: uuid('service_id').references(() => services.id, { onDelete: 'set null' }),
+    reason: text('reason').$type<ReportReason>().notNull(),
+    description: text('description').notNull().default(''),
+    status: text('status').$type<ReportStatus>().notNull().default('new'),
+    createdAt: createdAt(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: uuid('resolved_by').references(() => accounts.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('reports_status_idx').on(t.status, t.createdAt)],
+);
+
+export const campaigns = pgTable('campaigns', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  createdBy: uuid('created_by').references(() => accounts.id, { onDelete: 'set null' }),
+  subject: text('subject').notNull(),
+  content: text('content').notNull(),
+  statuses: jsonb('statuses').$type<ServiceStatus[]>().notNull().default([]),
+  categories: jsonb('categories').$type<CategoryKey[]>().notNull().default([]),
+  sendToSelf: boolean('send_to_self').notNull().default(false),
+  createdAt: createdAt(),
+});
+
+/** One row per campaign recipient: each address gets a campaign once. */
+export const campaignRecipients = pgTable(
+  'campaign_recipients',
+  {
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    outboxId: uuid('outbox_id'),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.email] })],
+);
+
+/** Durable mail outbox: enqueued in the transaction of the action that causes the mail. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The same key never produces a second mail. */
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    messageId: text('message_id').notNull(),
+    recipient: text('recipient').notNull(),
+    template: text('template').notNull(),
+    locale: text('locale').$type<LocaleCode>().notNull().default('ua'),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    /** queued | sending | sent | failed */
+    status: text('status').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    campaignId: uuid('campaign_id').references(() => campaigns.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
+);
+
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull().unique(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('push_subscriptions_account_idx').on(t.accountId)],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    actorId: uuid('actor_id').references(() => accounts.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt)],
+);
+
+/** Server-wide settings kept across restarts (generated secrets, VAPID keys, seed marker). */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});

@@ -1,0 +1,80 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { REPO_ROOT } from './paths.js';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .transform((v) => v === 'true' || v === '1');
+const positiveInt = z.coerce.number().int().positive();
+
+/**
+ * Every environment variable the server reads, validated at start. docs/operations.md lists them.
+ */
+export const envSchema = z.object({
+  /** production serves the built site; test and development do not. Defaults to development. */
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Port of the HTTP server. Defaults to 8080. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Interface to listen on. Defaults to 0.0.0.0. */
+  HOST: z.string().default('0.0.0.0'),
+  /** Data directory: the embedded database, mail files. Defaults to ./data. */
+  DATA_DIR: z.string().default('./data'),
+  /** A PostgreSQL URL switches from the embedded database to a server. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Public URL of the site, used in mails and for CORS. Defaults to http://localhost:PORT. */
+  PUBLIC_URL: z.string().url().optional(),
+  /** Further origins allowed to make credentialed calls, comma separated. */
+  ALLOWED_ORIGINS: z.string().default(''),
+  /** SMTP server URL (smtp://user:pass@host:port). Without it mail is written to DATA_DIR/mail. */
+  SMTP_URL: z.string().optional(),
+  /** Sender of every mail. Defaults to "Poruch <no-reply@poruch.local>". */
+  MAIL_FROM: z.string().default('Poruch <no-reply@poruch.local>'),
+  /** Seed the demo catalogue on first start. Defaults to true. */
+  SEED_DEMO: bool.default(true),
+  /** Log level. Defaults to info (warn in tests). */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  /** Trust X-Forwarded-* headers from a reverse proxy. Defaults to false. */
+  TRUST_PROXY: bool.default(false),
+  /** Google Analytics id given to the site by /env. */
+  ANALYTICS_ID: z.string().optional(),
+  /** Tag-manager id given to the site by /env. */
+  TAG_MANAGER_ID: z.string().optional(),
+  /** Error reporting on the client. Defaults to false. */
+  ERROR_REPORTING: bool.default(false),
+  /** Session lifetime in days. Defaults to 30. */
+  SESSION_DAYS: positiveInt.default(30),
+  /** Temporary password lifetime in minutes. Defaults to 60. */
+  RESET_PASSWORD_MINUTES: positiveInt.default(60),
+  /** Login attempts per IP per minute. Defaults to 20. */
+  RATE_LOGIN_PER_IP: positiveInt.default(20),
+  /** Login attempts per account per 15 minutes. Defaults to 10. */
+  RATE_LOGIN_PER_ACCOUNT: positiveInt.default(10),
+  /** Reset and registration requests per IP per hour. Defaults to 10. */
+  RATE_SIGNUP_PER_IP: positiveInt.default(10),
+  /** Largest request body in bytes. Defaults to 262144. */
+  BODY_LIMIT: positiveInt.default(256 * 1024),
+  /** Directory of the built site. Defaults to packages/site/dist. */
+  SITE_DIR: z.string().optional(),
+});
+
+export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string; SITE_DIR: string };
+
+/** Thrown when the environment is invalid; main prints it and exits with code 1. */
+export class EnvError extends Error {
+  override readonly name = 'EnvError';
+}
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new EnvError(`[poruch] invalid environment:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  return {
+    ...env,
+    DATA_DIR: path.resolve(env.DATA_DIR),
+    PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    SITE_DIR: path.resolve(env.SITE_DIR ?? path.join(REPO_ROOT, 'packages/site/dist')),
+  };
+}

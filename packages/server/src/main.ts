@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { buildApp } from './app.js';
+import { openDatabase } from './db/index.js';
+import { EnvError, loadEnv } from './env.js';
+import { seedDemo } from './seed.js';
+
+/** Starts the whole product on one port: API, site and (later) widget bundles. */
+async function main() {
+  const env = loadEnv();
+  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: path.join(env.DATA_DIR, 'db') });
+  const app = await buildApp({ env, database });
+  if (env.SEED_DEMO) {
+    const seeded = await seedDemo(database.db);
+    if (seeded) app.log.info({ services: seeded }, 'demo catalogue seeded');
+  }
+  await app.listen({ port: env.PORT, host: env.HOST });
+  app.log.info({ url: env.PUBLIC_URL, database: database.kind }, 'Poruch is running');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof EnvError) {
+    console.error(error.message);
+  } else {
+    console.error('[poruch] failed to start', error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { PoruchError, issueToFieldError, zodErrorToFieldErrors, type ErrorKey, type FieldError } from '@poruch/core';
+import { z } from 'zod';
+
+/** Fastify's own error codes, mapped to the catalogue. */
+const FASTIFY_CODES: Record<string, [number, ErrorKey]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'bad_request'],
+  FST_CSRF_INVALID_TOKEN: [403, 'csrf_token_invalid'],
+  FST_CSRF_MISSING_SECRET: [403, 'csrf_token_invalid'],
+  FST_ERR_VALIDATION: [400, 'validation_failed'],
+  FST_ERR_NOT_FOUND: [404, 'not_found'],
+};
+
+/** Turns any thrown value into the catalogue shape of DESIGN §4. */
+export function toPoruchError(error: unknown): PoruchError {
+  if (error instanceof PoruchError) return error;
+  if (error instanceof z.ZodError) {
+    return new PoruchError(400, 'validation_failed', undefined, zodErrorToFieldErrors(error));
+  }
+  const e = error as FastifyError & { validation?: unknown };
+  if (hasZodFastifySchemaValidationErrors(e)) {
+    const fields: FieldError[] = e.validation.flatMap((v) =>
+      issueToFieldError({
+        ...(v.params as object),
+        code: v.keyword,
+        path: v.instancePath.split('/').filter(Boolean),
+        message: v.message ?? '',
+      } as unknown as z.core.$ZodIssue),
+    );
+    return new PoruchError(400, 'validation_failed', e.validationContext, fields);
+  }
+  const mapped = e?.code ? FASTIFY_CODES[e.code] : undefined;
+  if (mapped) return new PoruchError(mapped[0], mapped[1]);
+  if (e?.statusCode === 429) return new PoruchError(429, 'too_many_requests');
+  if (e instanceof SyntaxError) return new PoruchError(400, 'invalid_json');
+  if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+    return new PoruchError(e.statusCode, 'bad_request');
+  }
+  return new PoruchError(500, 'internal_server_error');
+}
+
+/**
+ * One error handler for the whole server: every error body carries a catalogue key, and a 5xx
+ * hides its internals (they go to the log with the request id instead).
+ */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error, request, reply) => {
+    const poruch = toPoruchError(error);
+    if (poruch.statusCode >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    } else {
+      request.log.info({ key: poruch.key, statusCode: poruch.statusCode }, 'request rejected');
+    }
+    const headers = (error as { headers?: Record<string, string> }).headers;
+    if (headers) reply.headers(headers);
+    return reply.code(poruch.statusCode).send(poruch.toBody());
+  });
+});
+
+export { PoruchError };

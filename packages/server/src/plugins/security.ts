@@ -1,0 +1,111 @@
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import csrf from '@fastify/csrf-protection';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { PoruchError } from '@poruch/core';
+import type { Env } from '../env.js';
+
+/** Name of the readable cookie the client copies into the anti-forgery header. */
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+/** The anti-forgery header every state-changing credentialed request carries. */
+export const XSRF_HEADER = 'x-xsrf-token';
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Set to false on anonymous, cookie-less routes (report, used mark, one-click unsubscribe)
+     * that other origins may call. Defaults to true on state-changing methods.
+     */
+    csrf?: boolean;
+    /** Answer any origin without credentials (public reads, anonymous posts). Defaults to false. */
+    public?: boolean;
+  }
+}
+
+/**
+ * Cookies, CSP, CORS, CSRF and rate limiting: everything a request passes before a route.
+ */
+export const securityPlugin = fp(async (app: FastifyInstance, { env }: { env: Env }) => {
+  const allowedOrigins = new Set(
+    [env.PUBLIC_URL, ...env.ALLOWED_ORIGINS.split(',')]
+      .map((o) => o.trim().replace(/\/$/, ''))
+      .filter(Boolean),
+  );
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", 'https://www.googletagmanager.com', 'https://www.google-analytics.com'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        connectSrc: ["'self'", 'https://*.google-analytics.com', 'https://www.googletagmanager.com'],
+        fontSrc: ["'self'", 'data:'],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        frameAncestors: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: env.PUBLIC_URL.startsWith('https://') ? [] : null,
+      },
+    },
+    // Widgets and their bundles are loaded by other sites.
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: env.PUBLIC_URL.startsWith('https://'),
+  });
+
+  // Public routes answer any origin without credentials; credentialed ones only our origins.
+  await app.register(cors, {
+    hideOptionsRoute: true,
+    delegator: (request, callback) => {
+      const origin = request.headers.origin;
+      const isPublic = request.routeOptions?.config?.public === true;
+      if (origin && allowedOrigins.has(origin.replace(/\/$/, ''))) {
+        callback(null, { origin, credentials: true, allowedHeaders: ['content-type', XSRF_HEADER] });
+      } else if (isPublic || !request.routeOptions?.config) {
+        // Preflights reach no route config; answering them without credentials exposes nothing.
+        callback(null, { origin: '*', credentials: false, allowedHeaders: ['content-type'] });
+      } else {
+        callback(null, { origin: false });
+      }
+    },
+  });
+
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => {
+      const error = new PoruchError(429, 'too_many_requests', `retry_after_${context.after}`);
+      return Object.assign(error, { headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } });
+    },
+  });
+
+  await app.register(csrf, {
+    cookieKey: '_csrf',
+    cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, secure: 'auto' },
+    getToken: (request) => request.headers[XSRF_HEADER] as string | undefined,
+  });
+
+  // Hand out the readable token on reads, so the first state-changing call can carry it.
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'GET' || request.routeOptions?.config?.public) return;
+    if (request.cookies._csrf && request.cookies[XSRF_COOKIE]) return;
+    const token = reply.generateCsrf();
+    reply.setCookie(XSRF_COOKIE, token, { path: '/', sameSite: 'lax', httpOnly: false, secure: 'auto' });
+  });
+
+  // Every state-changing route checks the header against the cookie, unless it opts out.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((m) => STATE_CHANGING.has(m))) return;
+    if (route.config?.csrf === false) return;
+    const existing = route.preHandler ? [route.preHandler].flat() : [];
+    route.preHandler = [app.csrfProtection, ...existing];
+  });
+});

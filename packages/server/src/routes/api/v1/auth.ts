@@ -1,0 +1,272 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  PoruchError,
+  accountSchema,
+  authCheckSchema,
+  credentialsChangeSchema,
+  credentialsSchema,
+  personalDataUpdateSchema,
+  pushSubscriptionSchema,
+  registrationResultSchema,
+  registrationSchema,
+  resetPasswordSchema,
+} from '@poruch/core';
+import { accounts, pushSubscriptions, services } from '../../../db/schema.js';
+import type { Env } from '../../../env.js';
+import { generatePassword, getDummyHash, hashPassword, verifyPassword } from '../../../lib/passwords.js';
+import { accountToApi, accountsRepository, isUniqueViolation } from '../../../repositories/accounts.js';
+import { serviceInputToRow, serviceToApi } from '../../../repositories/services.js';
+import type { AccountRow } from '../../../repositories/sessions.js';
+
+const statusSchema = z.object({ status: z.boolean() });
+
+/** The account of a request that passed requireAccount. */
+const current = (request: FastifyRequest): AccountRow => request.account!;
+
+/** Auth routes of spec §7, registration and credentials change. */
+export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const repo = accountsRepository(app.db);
+  const tags = ['auth'];
+
+  const perIp = (max: number, timeWindow: string) => ({ rateLimit: { max, timeWindow } });
+  const perAccount = (max: number, timeWindow: string, group: string) =>
+    app.rateLimit({
+      max,
+      timeWindow,
+      groupId: group,
+      keyGenerator: (request) => {
+        const email = (request.body as { email?: unknown } | undefined)?.email;
+        return `${group}:${typeof email === 'string' ? email.trim().toLowerCase() : request.ip}`;
+      },
+    });
+
+  /** Sends a mail without failing the request; the failure goes to the log. */
+  const mailQuietly = (promise: Promise<unknown>) =>
+    promise.catch((err: unknown) => app.log.error({ err }, 'mail failed'));
+
+  app.get(
+    '/auth/check',
+    { schema: { tags, summary: 'Is the browser logged in?', response: { 200: authCheckSchema } } },
+    async (request) => ({
+      status: request.account !== null,
+      account: request.account ? accountToApi(request.account) : null,
+    }),
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      config: perIp(env.RATE_LOGIN_PER_IP, '1 minute'),
+      preHandler: perAccount(env.RATE_LOGIN_PER_ACCOUNT, '15 minutes', 'login'),
+      schema: { tags, summary: 'Log in', body: credentialsSchema, response: { 200: accountSchema } },
+    },
+    async (request, reply) => {
+      const { email, password } = request.body;
+      const account = await repo.findByEmail(email);
+      if (!account) {
+        await verifyPassword(password, await getDummyHash());
+        throw new PoruchError(401, 'wrong_user_or_password');
+      }
+      let row = account;
+      if (!(await verifyPassword(password, account.passwordHash))) {
+        const tempValid =
+          account.tempPasswordHash !== null &&
+          account.tempPasswordExpiresAt !== null &&
+          account.tempPasswordExpiresAt > new Date() &&
+          (await verifyPassword(password, account.tempPasswordHash));
+        if (!tempValid) throw new PoruchError(401, 'wrong_user_or_password');
+        // The temporary password becomes the password; every other session ends.
+        row = await repo.update(account.id, {
+          passwordHash: account.tempPasswordHash!,
+          tempPasswordHash: null,
+          tempPasswordExpiresAt: null,
+        });
+        await app.sessions.removeAll(account.id);
+      }
+      // Rotation: a session token that existed before login is never reused.
+      await app.endSession(request, reply);
+      await app.startSession(reply, row.id);
+      return accountToApi(row);
+    },
+  );
+
+  app.get(
+    '/auth/logout',
+    { schema: { tags, summary: 'Log out', response: { 200: statusSchema } } },
+    async (request, reply) => {
+      await app.endSession(request, reply);
+      return { status: false };
+    },
+  );
+
+  app.put(
+    '/auth/update',
+    {
+      preHandler: app.requireAccount,
+      schema: { tags, summary: 'Change personal data', body: personalDataUpdateSchema, response: { 200: accountSchema } },
+    },
+    async (request) => accountToApi(await repo.update(current(request).id, request.body)),
+  );
+
+  app.post(
+    '/auth/reset-password',
+    {
+      config: perIp(env.RATE_SIGNUP_PER_IP, '1 hour'),
+      preHandler: perAccount(3, '1 hour', 'reset'),
+      schema: {
+        tags,
+        summary: 'E-mail a temporary password',
+        description: 'Answers the same for an unknown address. The old password keeps working until the temporary one is used.',
+        body: resetPasswordSchema,
+        response: { 200: statusSchema },
+      },
+    },
+    async (request) => {
+      const account = await repo.findByEmail(request.body.email);
+      if (account) {
+        const password = generatePassword(12);
+        await repo.update(account.id, {
+          tempPasswordHash: await hashPassword(password),
+          tempPasswordExpiresAt: new Date(Date.now() + env.RESET_PASSWORD_MINUTES * 60_000),
+        });
+        await mailQuietly(
+          app.mailer.send(account.email, 'resetPassword', account.locale, {
+            password,
+            minutes: env.RESET_PASSWORD_MINUTES,
+            loginUrl: `${env.PUBLIC_URL}/login`,
+          }),
+        );
+      }
+      return { status: true };
+    },
+  );
+
+  app.post(
+    '/auth/register',
+    {
+      config: perIp(env.RATE_SIGNUP_PER_IP, '1 hour'),
+      schema: {
+        tags,
+        summary: 'Register a partner with the first service',
+        body: registrationSchema,
+        response: { 201: registrationResultSchema },
+      },
+    },
+    async (request, reply) => {
+      const { account: input, service } = request.body;
+      if (await repo.findByEmail(input.email)) throw new PoruchError(409, 'email_is_used');
+      const passwordHash = await hashPassword(input.password);
+      try {
+        const result = await app.db.transaction(async (tx) => {
+          const [account] = await tx
+            .insert(accounts)
+            .values({
+              email: input.email,
+              passwordHash,
+              type: 'PARTNER',
+              firstName: input.firstName,
+              lastName: input.lastName,
+              phone: input.phone,
+              locale: input.locale,
+              marketingConsent: input.marketingConsent,
+              termsAgreedAt: new Date(),
+            })
+            .returning();
+          const [created] = await tx
+            .insert(services)
+            .values({ ...serviceInputToRow(service), ownerId: account!.id, status: 'pending' })
+            .returning();
+          return { account: account!, service: created! };
+        });
+        await app.startSession(reply, result.account.id);
+        await mailQuietly(
+          app.mailer.send(result.account.email, 'welcome', result.account.locale, {
+            firstName: result.account.firstName,
+            dashboardUrl: `${env.PUBLIC_URL}/dashboard`,
+          }),
+        );
+        return reply
+          .code(201)
+          .send({ account: accountToApi(result.account), service: serviceToApi(result.service) });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new PoruchError(409, 'email_is_used');
+        throw error;
+      }
+    },
+  );
+
+  app.put(
+    '/auth/credentials',
+    {
+      config: perIp(env.RATE_LOGIN_PER_IP, '1 minute'),
+      preHandler: app.requireAccount,
+      schema: {
+        tags,
+        summary: 'Change e-mail or password (needs the current password)',
+        body: credentialsChangeSchema,
+        response: { 200: accountSchema },
+      },
+    },
+    async (request, reply) => {
+      const account = current(request);
+      const { currentPassword, email, newPassword } = request.body;
+      if (!(await verifyPassword(currentPassword, account.passwordHash))) {
+        throw new PoruchError(400, 'wrong_current_password');
+      }
+      const changes: Partial<typeof accounts.$inferInsert> = {};
+      if (email && email !== account.email.toLowerCase()) {
+        const holder = await repo.findByEmail(email);
+        if (holder && holder.id !== account.id) throw new PoruchError(409, 'email_is_used');
+        changes.email = email;
+      }
+      if (newPassword) {
+        changes.passwordHash = await hashPassword(newPassword);
+        changes.tempPasswordHash = null;
+        changes.tempPasswordExpiresAt = null;
+      }
+      let updated: AccountRow;
+      try {
+        updated = await repo.update(account.id, changes);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new PoruchError(409, 'email_is_used');
+        throw error;
+      }
+      // Every session ends, this one included; the browser that made the change gets a new one.
+      await app.sessions.removeAll(account.id);
+      await app.startSession(reply, account.id);
+      await mailQuietly(
+        app.mailer.send(account.email, 'credentialsChanged', account.locale, {
+          newEmail: changes.email ?? null,
+        }),
+      );
+      return accountToApi(updated);
+    },
+  );
+
+  app.post(
+    '/auth/notifications',
+    {
+      preHandler: app.requireAccount,
+      schema: {
+        tags,
+        summary: 'Store the browser push subscription of the logged-in account',
+        body: pushSubscriptionSchema,
+        response: { 200: statusSchema },
+      },
+    },
+    async (request) => {
+      const { endpoint, keys } = request.body;
+      await app.db
+        .insert(pushSubscriptions)
+        .values({ accountId: current(request).id, endpoint, p256dh: keys.p256dh, auth: keys.auth })
+        .onConflictDoUpdate({
+          target: pushSubscriptions.endpoint,
+          set: { accountId: current(request).id, p256dh: keys.p256dh, auth: keys.auth },
+        });
+      return { status: true };
+    },
+  );
+}

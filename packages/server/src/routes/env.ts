@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { runtimeConfigSchema } from '@poruch/core';
+import type { Env } from '../env.js';
+import { SERVER_VERSION } from '../version.js';
+
+/** `GET /env`: the runtime configuration the site fetches at start (spec §7). */
+export async function envRoutes(app: FastifyInstance, { env }: { env: Env }) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/env',
+    {
+      config: { public: true },
+      schema: { tags: ['config'], summary: 'Runtime configuration', response: { 200: runtimeConfigSchema } },
+    },
+    async () => ({
+      analyticsId: env.ANALYTICS_ID ?? null,
+      tagManagerId: env.TAG_MANAGER_ID ?? null,
+      errorReporting: { enabled: env.ERROR_REPORTING, version: SERVER_VERSION },
+      vapidPublicKey: null,
+      apiBase: `${env.PUBLIC_URL}/api/v1/`,
+    }),
+  );
+}

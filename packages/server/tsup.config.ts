@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { main: 'src/main.ts', 'admin-create': 'src/cli/admin-create.ts' },
+  format: ['esm'],
+  platform: 'node',
+  target: 'node20',
+  // Core is TypeScript source inside the workspace: bundle it; keep npm packages external.
+  noExternal: ['@poruch/core'],
+  clean: true,
+  sourcemap: true,
+  silent: true,
+});
