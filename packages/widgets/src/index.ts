@@ -1,0 +1,3 @@
+export { defineElement } from './defineElement.js';
+export { emit, EVENT_PREFIX } from './emit.js';
+export { warnOnce } from './warnOnce.js';
