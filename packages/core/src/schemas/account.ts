@@ -4,7 +4,6 @@ import {
   LIMITS,
   VALIDATION_KEYS,
   emailSchema,
-  optionalText,
   passwordSchema,
   phoneSchema,
   requiredText,
@@ -51,16 +50,26 @@ export const authCheckSchema = z.object({
 });
 export type AuthCheck = z.infer<typeof authCheckSchema>;
 
-/** Personal data: the body of `PUT auth/update`. */
-export const personalDataSchema = z.strictObject({
+const personalDataFields = {
   firstName: requiredText(LIMITS.personNameMax),
-  lastName: optionalText(LIMITS.personNameMax),
-  phone: phoneSchema.default(''),
-  locale: localeSchema.default('ua'),
-  marketingConsent: z.boolean().default(false),
+  lastName: z.string().trim().max(LIMITS.personNameMax),
+  phone: phoneSchema,
+  locale: localeSchema,
+  marketingConsent: z.boolean(),
+};
+
+/** Personal data of a new account; what is left out gets its default. */
+export const personalDataSchema = z.strictObject({
+  ...personalDataFields,
+  lastName: personalDataFields.lastName.default(''),
+  phone: personalDataFields.phone.default(''),
+  locale: personalDataFields.locale.default('ua'),
+  marketingConsent: personalDataFields.marketingConsent.default(false),
 });
 export type PersonalData = z.infer<typeof personalDataSchema>;
-export const personalDataUpdateSchema = personalDataSchema.partial();
+
+/** The body of `PUT auth/update`: only the fields sent change (no defaults here). */
+export const personalDataUpdateSchema = z.strictObject(personalDataFields).partial();
 export type PersonalDataUpdate = z.infer<typeof personalDataUpdateSchema>;
 
 /** Change of e-mail or password: the current password is always required. */
