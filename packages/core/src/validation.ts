@@ -54,7 +54,8 @@ export function issueToFieldError(issue: z.core.$ZodIssue): FieldError[] {
   }
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined || issue.input === null) {
+      // Zod leaves `input` out of issues unless asked; its message still names what it got.
+      if ('input' in issue ? issue.input == null : /received (undefined|null)/.test(issue.message)) {
         return [{ field, key: VALIDATION_KEYS.required, params: { name } }];
       }
       return [{ field, key: VALIDATION_KEYS.invalid, params: { name } }];

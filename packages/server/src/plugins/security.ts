@@ -2,10 +2,9 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import csrf from '@fastify/csrf-protection';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { PoruchError } from '@poruch/core';
+import { memoryRateLimitStore, type RateLimitStore } from '../lib/rate-limiter.js';
 import type { Env } from '../env.js';
 
 /** Name of the readable cookie the client copies into the anti-forgery header. */
@@ -15,6 +14,10 @@ export const XSRF_HEADER = 'x-xsrf-token';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where rate-limit hits are counted. */
+    rateLimitStore: RateLimitStore;
+  }
   interface FastifyContextConfig {
     /**
      * Set to false on anonymous, cookie-less routes (report, used mark, one-click unsubscribe)
@@ -78,13 +81,11 @@ export const securityPlugin = fp(async (app: FastifyInstance, { env }: { env: En
     },
   });
 
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) => {
-      const error = new PoruchError(429, 'too_many_requests', `retry_after_${context.after}`);
-      return Object.assign(error, { headers: { 'retry-after': String(Math.ceil(context.ttl / 1000)) } });
-    },
-  });
+  const store = memoryRateLimitStore();
+  const sweep = setInterval(() => store.sweep(), 60_000);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+  app.decorate('rateLimitStore', store);
 
   await app.register(csrf, {
     cookieKey: '_csrf',

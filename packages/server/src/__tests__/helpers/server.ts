@@ -47,7 +47,11 @@ export async function freshDatabase(): Promise<{ database: Database; drop(): Pro
 }
 
 /** The real HTTP server on a loopback port, over a fresh database. */
-export async function startTestServer(overrides: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Record<string, string> = {},
+  /** Runs before the server listens: extra routes for a test. */
+  beforeListen?: (app: FastifyInstance) => void,
+): Promise<TestServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-test-'));
   const env = loadEnv({
     NODE_ENV: 'test',
@@ -61,6 +65,7 @@ export async function startTestServer(overrides: Record<string, string> = {}): P
   });
   const { database, drop } = await freshDatabase();
   const app = await buildApp({ env, database });
+  beforeListen?.(app);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url: address,

@@ -19,6 +19,7 @@ import { generatePassword, getDummyHash, hashPassword, verifyPassword } from '..
 import { accountToApi, accountsRepository, isUniqueViolation } from '../../../repositories/accounts.js';
 import { serviceInputToRow, serviceToApi } from '../../../repositories/services.js';
 import type { AccountRow } from '../../../repositories/sessions.js';
+import { byBodyEmail, byIp, rateLimit, type RateLimitRule } from '../../../lib/rate-limiter.js';
 
 const statusSchema = z.object({ status: z.boolean() });
 
@@ -31,17 +32,17 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
   const repo = accountsRepository(app.db);
   const tags = ['auth'];
 
-  const perIp = (max: number, timeWindow: string) => ({ rateLimit: { max, timeWindow } });
-  const perAccount = (max: number, timeWindow: string, group: string) =>
-    app.rateLimit({
-      max,
-      timeWindow,
-      groupId: group,
-      keyGenerator: (request) => {
-        const email = (request.body as { email?: unknown } | undefined)?.email;
-        return `${group}:${typeof email === 'string' ? email.trim().toLowerCase() : request.ip}`;
-      },
-    });
+  const MINUTE = 60_000;
+  const limit = (...rules: RateLimitRule[]) => rateLimit(app.rateLimitStore, rules);
+  const loginLimits = limit(
+    { name: 'login-ip', max: env.RATE_LOGIN_PER_IP, windowMs: MINUTE, key: byIp },
+    { name: 'login-account', max: env.RATE_LOGIN_PER_ACCOUNT, windowMs: 15 * MINUTE, key: byBodyEmail },
+  );
+  const signupLimits = (name: string) =>
+    limit(
+      { name: `${name}-ip`, max: env.RATE_SIGNUP_PER_IP, windowMs: 60 * MINUTE, key: byIp },
+      { name: `${name}-account`, max: 3, windowMs: 60 * MINUTE, key: byBodyEmail },
+    );
 
   /** Sends a mail without failing the request; the failure goes to the log. */
   const mailQuietly = (promise: Promise<unknown>) =>
@@ -59,8 +60,7 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
   app.post(
     '/auth/login',
     {
-      config: perIp(env.RATE_LOGIN_PER_IP, '1 minute'),
-      preHandler: perAccount(env.RATE_LOGIN_PER_ACCOUNT, '15 minutes', 'login'),
+      preHandler: loginLimits,
       schema: { tags, summary: 'Log in', body: credentialsSchema, response: { 200: accountSchema } },
     },
     async (request, reply) => {
@@ -114,8 +114,7 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
   app.post(
     '/auth/reset-password',
     {
-      config: perIp(env.RATE_SIGNUP_PER_IP, '1 hour'),
-      preHandler: perAccount(3, '1 hour', 'reset'),
+      preHandler: signupLimits('reset'),
       schema: {
         tags,
         summary: 'E-mail a temporary password',
@@ -147,7 +146,7 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
   app.post(
     '/auth/register',
     {
-      config: perIp(env.RATE_SIGNUP_PER_IP, '1 hour'),
+      preHandler: limit({ name: 'register-ip', max: env.RATE_SIGNUP_PER_IP, windowMs: 60 * MINUTE, key: byIp }),
       schema: {
         tags,
         summary: 'Register a partner with the first service',
@@ -201,8 +200,10 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
   app.put(
     '/auth/credentials',
     {
-      config: perIp(env.RATE_LOGIN_PER_IP, '1 minute'),
-      preHandler: app.requireAccount,
+      preHandler: [
+        app.requireAccount,
+        limit({ name: 'credentials', max: env.RATE_LOGIN_PER_ACCOUNT, windowMs: 15 * MINUTE, key: (r) => r.account!.id }),
+      ],
       schema: {
         tags,
         summary: 'Change e-mail or password (needs the current password)',
