@@ -1,8 +1,21 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+const server = (name: string, env: Record<string, string> = {}): TestProjectInlineConfiguration => ({
+  test: {
+    name,
+    root: 'packages/server',
+    include: ['src/**/__tests__/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env,
+  },
+});
 
 /**
  * One test command for every package. Each package is a project; browser (Playwright) suites
- * live in the `e2e` project and run against the built server.
+ * live in the `e2e` project and run against the built server. With TEST_DATABASE_URL set, the
+ * server suite runs a second time on PostgreSQL.
  */
 export default defineConfig({
   test: {
@@ -15,16 +28,9 @@ export default defineConfig({
           environment: 'node',
         },
       },
-      {
-        test: {
-          name: 'server',
-          root: 'packages/server',
-          include: ['src/**/__tests__/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      server('server'),
+      // The same server suite on PostgreSQL 15, when a server is there (.ci/run starts one).
+      ...(process.env.TEST_DATABASE_URL ? [server('server-pg', { PORUCH_TEST_DB: 'postgres' })] : []),
       {
         test: {
           name: 'widgets',

@@ -166,7 +166,7 @@ describe('sessions, CSRF, CORS and rate limits', () => {
   });
 
   it('hides internals of a 5xx behind internal_server_error', async () => {
-    const boom = await startTestServer({}, (app) => {
+    const boom = await startTestServer({ LOG_LEVEL: 'silent' }, (app) => {
       app.get('/api/v1/__boom', async () => {
         throw new Error('secret database detail at /var/lib/pg');
       });

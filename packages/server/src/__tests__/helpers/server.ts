@@ -19,11 +19,11 @@ export interface TestServer {
 
 /**
  * A fresh database for one test file: in-memory PGlite by default, or a new database on the
- * PostgreSQL server named by TEST_DATABASE_URL (CI runs the suite both ways).
+ * PostgreSQL server named by TEST_DATABASE_URL in the `server-pg` project (CI runs both).
  */
 export async function freshDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) {
+  if (process.env.PORUCH_TEST_DB !== 'postgres' || !serverUrl) {
     const database = await openDatabase({ dataDir: 'memory://' });
     return { database, drop: async () => {} };
   }
