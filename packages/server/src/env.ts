@@ -17,8 +17,8 @@ export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** Interface to listen on. Defaults to 0.0.0.0. */
   HOST: z.string().default('0.0.0.0'),
-  /** Data directory: the embedded database, mail files. Defaults to ./data. */
-  DATA_DIR: z.string().default('./data'),
+  /** Data directory: the embedded database, mail files. Defaults to data/ at the repository root. */
+  DATA_DIR: z.string().optional(),
   /** A PostgreSQL URL switches from the embedded database to a server. */
   DATABASE_URL: z.string().url().optional(),
   /** Public URL of the site, used in mails and for CORS. Defaults to http://localhost:PORT. */
@@ -57,7 +57,7 @@ export const envSchema = z.object({
   SITE_DIR: z.string().optional(),
 });
 
-export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string; SITE_DIR: string };
+export type Env = z.infer<typeof envSchema> & { DATA_DIR: string; PUBLIC_URL: string; SITE_DIR: string };
 
 /** Thrown when the environment is invalid; main prints it and exits with code 1. */
 export class EnvError extends Error {
@@ -73,7 +73,10 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const env = parsed.data;
   return {
     ...env,
-    DATA_DIR: path.resolve(env.DATA_DIR),
+    // pnpm runs scripts inside the package; a relative path means the caller's folder (INIT_CWD).
+    DATA_DIR: env.DATA_DIR
+      ? path.resolve(source.INIT_CWD ?? process.cwd(), env.DATA_DIR)
+      : path.join(REPO_ROOT, 'data'),
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     SITE_DIR: path.resolve(env.SITE_DIR ?? path.join(REPO_ROOT, 'packages/site/dist')),
   };

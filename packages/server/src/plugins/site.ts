@@ -23,9 +23,9 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
       setHeaders: (res, file) => {
         // Vite writes content-hashed names under assets/: they never change.
         if (file.includes(`${path.sep}assets${path.sep}`)) {
-          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+          res.header('cache-control', 'public, max-age=31536000, immutable');
         } else {
-          res.setHeader('cache-control', 'no-cache');
+          res.header('cache-control', 'no-cache');
         }
       },
     });
