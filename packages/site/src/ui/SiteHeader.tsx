@@ -90,7 +90,7 @@ export function SiteHeader({ status, account, path, onLogout }: SiteHeaderProps)
             )}
             {account && (
               <>
-                {t('session.logged_in_as')} <strong>{account.email}</strong>
+                {t('session.logged_in_as')} <strong title={account.email}>{account.email}</strong>
               </>
             )}
           </p>
