@@ -1,6 +1,9 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-const server = (name: string, env: Record<string, string> = {}): TestProjectInlineConfiguration => ({
+const server = (
+  name: string,
+  env: Record<string, string> = {},
+): TestProjectInlineConfiguration => ({
   test: {
     name,
     root: 'packages/server',
@@ -30,7 +33,9 @@ export default defineConfig({
       },
       server('server'),
       // The same server suite on PostgreSQL 15, when a server is there (.ci/run starts one).
-      ...(process.env.TEST_DATABASE_URL ? [server('server-pg', { PORUCH_TEST_DB: 'postgres' })] : []),
+      ...(process.env.TEST_DATABASE_URL
+        ? [server('server-pg', { PORUCH_TEST_DB: 'postgres' })]
+        : []),
       {
         test: {
           name: 'widgets',

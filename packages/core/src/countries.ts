@@ -104,7 +104,10 @@ export const countryNameKey = (code: string): string => `country_name.${code.toU
  * Pass `t` to get a {@link CountryOption} with its display name.
  */
 export function findByCode(code: string | null | undefined): Country | undefined;
-export function findByCode(code: string | null | undefined, t: Translate): CountryOption | undefined;
+export function findByCode(
+  code: string | null | undefined,
+  t: Translate,
+): CountryOption | undefined;
 export function findByCode(
   code: string | null | undefined,
   t?: Translate,
@@ -130,9 +133,11 @@ export function getCountries(
   const collator = new Intl.Collator(LOCALE_DEFINITIONS[locale]?.bcp47 ?? 'uk-UA', {
     sensitivity: 'base',
   });
-  return COUNTRIES.map((c) => ({ code: c.code, original: c.original, name: t(countryNameKey(c.code)) })).sort(
-    (a, b) => collator.compare(a.name, b.name) || a.code.localeCompare(b.code),
-  );
+  return COUNTRIES.map((c) => ({
+    code: c.code,
+    original: c.original,
+    name: t(countryNameKey(c.code)),
+  })).sort((a, b) => collator.compare(a.name, b.name) || a.code.localeCompare(b.code));
 }
 
 // Flags ---------------------------------------------------------------------------------------

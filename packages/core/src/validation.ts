@@ -55,7 +55,9 @@ export function issueToFieldError(issue: z.core.$ZodIssue): FieldError[] {
   switch (issue.code) {
     case 'invalid_type':
       // Zod leaves `input` out of issues unless asked; its message still names what it got.
-      if ('input' in issue ? issue.input == null : /received (undefined|null)/.test(issue.message)) {
+      if (
+        'input' in issue ? issue.input == null : /received (undefined|null)/.test(issue.message)
+      ) {
         return [{ field, key: VALIDATION_KEYS.required, params: { name } }];
       }
       return [{ field, key: VALIDATION_KEYS.invalid, params: { name } }];
@@ -73,7 +75,9 @@ export function issueToFieldError(issue: z.core.$ZodIssue): FieldError[] {
       return [{ field, key: VALIDATION_KEYS.maxLength, params: { length: Number(issue.maximum) } }];
     case 'invalid_format':
       if (issue.format === 'email') {
-        return [{ field, key: VALIDATION_KEYS.email, params: { email: VALIDATION_EXAMPLES.email } }];
+        return [
+          { field, key: VALIDATION_KEYS.email, params: { email: VALIDATION_EXAMPLES.email } },
+        ];
       }
       if (issue.format === 'url' || issue.format === 'starts_with') {
         return [{ field, key: VALIDATION_KEYS.link, params: { host: VALIDATION_EXAMPLES.host } }];

@@ -20,7 +20,12 @@ export interface AppOptions {
 }
 
 /** Paths whose values must never reach the log. */
-const REDACT = ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]', 'res.headers["set-cookie"]'];
+const REDACT = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["x-xsrf-token"]',
+  'res.headers["set-cookie"]',
+];
 
 /**
  * Builds the server: infrastructure plugins first, then security and auth, then routes

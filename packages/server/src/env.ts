@@ -2,9 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { REPO_ROOT } from './paths.js';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', ''])
-  .transform((v) => v === 'true' || v === '1');
+const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
 const positiveInt = z.coerce.number().int().positive();
 
 /**
@@ -57,7 +55,11 @@ export const envSchema = z.object({
   SITE_DIR: z.string().optional(),
 });
 
-export type Env = z.infer<typeof envSchema> & { DATA_DIR: string; PUBLIC_URL: string; SITE_DIR: string };
+export type Env = z.infer<typeof envSchema> & {
+  DATA_DIR: string;
+  PUBLIC_URL: string;
+  SITE_DIR: string;
+};
 
 /** Thrown when the environment is invalid; main prints it and exits with code 1. */
 export class EnvError extends Error {

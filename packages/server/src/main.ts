@@ -7,7 +7,10 @@ import { seedDemo } from './seed.js';
 /** Starts the whole product on one port: API, site and (later) widget bundles. */
 async function main() {
   const env = loadEnv();
-  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: path.join(env.DATA_DIR, 'db') });
+  const database = await openDatabase({
+    url: env.DATABASE_URL,
+    dataDir: path.join(env.DATA_DIR, 'db'),
+  });
   const app = await buildApp({ env, database });
   if (env.SEED_DEMO) {
     const seeded = await seedDemo(database.db);

@@ -36,22 +36,110 @@ interface Template {
 }
 
 const TEMPLATES: Template[] = [
-  { category: 'beauty_and_health', name: 'Перукарня «Калина»', ua: 'Жіночі та чоловічі стрижки, фарбування, укладки. Говоримо українською.', en: 'Haircuts, colouring and styling for women and men. We speak Ukrainian.', vacancy: ['Перукар-універсал', 'one_two', '2500–3200 €'] },
-  { category: 'medicine', name: 'Сімейний лікар Олена Коваль', ua: 'Консультації сімейного лікаря, направлення, довідки. Прийом українською та англійською.', en: 'Family doctor: consultations, referrals and certificates, in Ukrainian and English.' },
-  { category: 'legal_services', name: 'Юридична консультація «Право поруч»', ua: 'Легалізація, дозвіл на проживання, тимчасовий захист, трудові спори.', en: 'Residence permits, temporary protection, employment disputes.', vacancy: ['Помічник юриста', 'three_five', 'за домовленістю'] },
-  { category: 'food', name: 'Пекарня «Паляниця»', ua: 'Український хліб, пиріжки, торти на замовлення.', en: 'Ukrainian bread, pies and cakes to order.', vacancy: ['Пекар', 'any', '14 €/год'] },
-  { category: 'education', name: 'Школа «Сонях»', ua: 'Українська суботня школа для дітей 6–14 років, мова, література, історія.', en: 'Ukrainian Saturday school for children aged 6 to 14: language, literature, history.', vacancy: ['Вчитель української мови', 'three_five', '1800 €'] },
-  { category: 'translations', name: 'Бюро перекладів «Слово»', ua: 'Присяжні переклади документів, апостиль, усний переклад.', en: 'Sworn translations, apostille and interpreting.' },
-  { category: 'psychology', name: 'Психолог Марія Литвин', ua: 'Підтримка при стресі та втраті, робота з дітьми й підлітками, онлайн і наживо.', en: 'Support with stress and loss, work with children and teenagers, online and in person.' },
-  { category: 'it', name: 'DniproSoft', ua: 'Розробка вебзастосунків і мобільних застосунків.', en: 'Web and mobile application development.', vacancy: ['Frontend-розробник (React)', 'three_five', '4000–5500 €'] },
-  { category: 'auto', name: 'Автосервіс «Запорожець»', ua: 'Ремонт і діагностика авто, шиномонтаж.', en: 'Car repair, diagnostics and tyre service.', vacancy: ['Автомеханік', 'six_plus', '3000 €'] },
-  { category: 'cleaning', name: 'Клінінг «Чиста хата»', ua: 'Прибирання квартир і офісів, миття вікон.', en: 'Home and office cleaning, window washing.', vacancy: ['Працівник з прибирання', 'any', '13 €/год'] },
-  { category: 'transportations', name: 'Перевезення «Шлях додому»', ua: 'Пасажирські та вантажні перевезення Європа – Україна.', en: 'Passenger and parcel transport between Europe and Ukraine.', vacancy: ['Водій категорії D', 'six_plus', '3500 €'] },
-  { category: 'realestate', name: 'Агенція нерухомості «Дім»', ua: 'Допомога з орендою житла, супровід угод.', en: 'Help with renting a home, contract support.' },
-  { category: 'for_kids', name: 'Дитячий клуб «Веселка»', ua: 'Гуртки, творчі заняття й свята для дітей українською.', en: 'Clubs, creative workshops and parties for children, in Ukrainian.' },
-  { category: 'culture', name: 'Ансамбль «Барвінок»', ua: 'Народні танці й спів, виступи на громадських заходах.', en: 'Folk dance and song, performances at community events.' },
-  { category: 'social_org', name: 'Громада «Разом»', ua: 'Допомога новоприбулим: житло, документи, робота, гуманітарна допомога.', en: 'Help for newcomers: housing, documents, jobs and humanitarian aid.' },
-  { category: 'photovideo', name: 'Фотостудія «Кадр»', ua: 'Сімейні й ділові фотосесії, відеозйомка подій.', en: 'Family and business photo sessions, event videography.' },
+  {
+    category: 'beauty_and_health',
+    name: 'Перукарня «Калина»',
+    ua: 'Жіночі та чоловічі стрижки, фарбування, укладки. Говоримо українською.',
+    en: 'Haircuts, colouring and styling for women and men. We speak Ukrainian.',
+    vacancy: ['Перукар-універсал', 'one_two', '2500–3200 €'],
+  },
+  {
+    category: 'medicine',
+    name: 'Сімейний лікар Олена Коваль',
+    ua: 'Консультації сімейного лікаря, направлення, довідки. Прийом українською та англійською.',
+    en: 'Family doctor: consultations, referrals and certificates, in Ukrainian and English.',
+  },
+  {
+    category: 'legal_services',
+    name: 'Юридична консультація «Право поруч»',
+    ua: 'Легалізація, дозвіл на проживання, тимчасовий захист, трудові спори.',
+    en: 'Residence permits, temporary protection, employment disputes.',
+    vacancy: ['Помічник юриста', 'three_five', 'за домовленістю'],
+  },
+  {
+    category: 'food',
+    name: 'Пекарня «Паляниця»',
+    ua: 'Український хліб, пиріжки, торти на замовлення.',
+    en: 'Ukrainian bread, pies and cakes to order.',
+    vacancy: ['Пекар', 'any', '14 €/год'],
+  },
+  {
+    category: 'education',
+    name: 'Школа «Сонях»',
+    ua: 'Українська суботня школа для дітей 6–14 років, мова, література, історія.',
+    en: 'Ukrainian Saturday school for children aged 6 to 14: language, literature, history.',
+    vacancy: ['Вчитель української мови', 'three_five', '1800 €'],
+  },
+  {
+    category: 'translations',
+    name: 'Бюро перекладів «Слово»',
+    ua: 'Присяжні переклади документів, апостиль, усний переклад.',
+    en: 'Sworn translations, apostille and interpreting.',
+  },
+  {
+    category: 'psychology',
+    name: 'Психолог Марія Литвин',
+    ua: 'Підтримка при стресі та втраті, робота з дітьми й підлітками, онлайн і наживо.',
+    en: 'Support with stress and loss, work with children and teenagers, online and in person.',
+  },
+  {
+    category: 'it',
+    name: 'DniproSoft',
+    ua: 'Розробка вебзастосунків і мобільних застосунків.',
+    en: 'Web and mobile application development.',
+    vacancy: ['Frontend-розробник (React)', 'three_five', '4000–5500 €'],
+  },
+  {
+    category: 'auto',
+    name: 'Автосервіс «Запорожець»',
+    ua: 'Ремонт і діагностика авто, шиномонтаж.',
+    en: 'Car repair, diagnostics and tyre service.',
+    vacancy: ['Автомеханік', 'six_plus', '3000 €'],
+  },
+  {
+    category: 'cleaning',
+    name: 'Клінінг «Чиста хата»',
+    ua: 'Прибирання квартир і офісів, миття вікон.',
+    en: 'Home and office cleaning, window washing.',
+    vacancy: ['Працівник з прибирання', 'any', '13 €/год'],
+  },
+  {
+    category: 'transportations',
+    name: 'Перевезення «Шлях додому»',
+    ua: 'Пасажирські та вантажні перевезення Європа – Україна.',
+    en: 'Passenger and parcel transport between Europe and Ukraine.',
+    vacancy: ['Водій категорії D', 'six_plus', '3500 €'],
+  },
+  {
+    category: 'realestate',
+    name: 'Агенція нерухомості «Дім»',
+    ua: 'Допомога з орендою житла, супровід угод.',
+    en: 'Help with renting a home, contract support.',
+  },
+  {
+    category: 'for_kids',
+    name: 'Дитячий клуб «Веселка»',
+    ua: 'Гуртки, творчі заняття й свята для дітей українською.',
+    en: 'Clubs, creative workshops and parties for children, in Ukrainian.',
+  },
+  {
+    category: 'culture',
+    name: 'Ансамбль «Барвінок»',
+    ua: 'Народні танці й спів, виступи на громадських заходах.',
+    en: 'Folk dance and song, performances at community events.',
+  },
+  {
+    category: 'social_org',
+    name: 'Громада «Разом»',
+    ua: 'Допомога новоприбулим: житло, документи, робота, гуманітарна допомога.',
+    en: 'Help for newcomers: housing, documents, jobs and humanitarian aid.',
+  },
+  {
+    category: 'photovideo',
+    name: 'Фотостудія «Кадр»',
+    ua: 'Сімейні й ділові фотосесії, відеозйомка подій.',
+    en: 'Family and business photo sessions, event videography.',
+  },
 ];
 
 /**
@@ -96,7 +184,9 @@ export async function seedDemo(db: Db): Promise<number> {
             isPartner: j === 0,
             status: 'approved',
             usedCount: (i * 13 + j * 7) % 40,
-            originalPlace: ['Київ', 'Харків', 'Одеса', 'Львів', 'Дніпро', 'Маріуполь'][(i + j) % 6]!,
+            originalPlace: ['Київ', 'Харків', 'Одеса', 'Львів', 'Дніпро', 'Маріуполь'][
+              (i + j) % 6
+            ]!,
           })
           .returning({ id: services.id });
         if (t.vacancy) {

@@ -60,7 +60,11 @@ describe('required', () => {
       { field: 'firstName', key: VALIDATION_KEYS.required, params: { name: 'firstName' } },
     ]);
     expect(errorsOf(accountDeletionSchema, { currentPassword: '' })).toEqual([
-      { field: 'currentPassword', key: VALIDATION_KEYS.required, params: { name: 'currentPassword' } },
+      {
+        field: 'currentPassword',
+        key: VALIDATION_KEYS.required,
+        params: { name: 'currentPassword' },
+      },
     ]);
   });
   it('a nested path is joined with dots, the name is the last part', () => {
@@ -85,7 +89,11 @@ describe('lengths', () => {
       termsAgreed: true,
     });
     expect(errors).toEqual([
-      { field: 'account.password', key: VALIDATION_KEYS.minLength, params: { length: LIMITS.passwordMin } },
+      {
+        field: 'account.password',
+        key: VALIDATION_KEYS.minLength,
+        params: { length: LIMITS.passwordMin },
+      },
     ]);
   });
   it('a long name gives max_length with the length', () => {
@@ -97,8 +105,12 @@ describe('lengths', () => {
     expect(vacancyInputSchema.safeParse({ name: 'x'.repeat(LIMITS.nameMax) }).success).toBe(true);
   });
   it('a list below its minimum gives min_elements', () => {
-    const errors = errorsOf(z.object({ categories: z.array(z.string()).min(2) }), { categories: ['a'] });
-    expect(errors).toEqual([{ field: 'categories', key: VALIDATION_KEYS.minElements, params: { length: 2 } }]);
+    const errors = errorsOf(z.object({ categories: z.array(z.string()).min(2) }), {
+      categories: ['a'],
+    });
+    expect(errors).toEqual([
+      { field: 'categories', key: VALIDATION_KEYS.minElements, params: { length: 2 } },
+    ]);
   });
 });
 
@@ -117,19 +129,32 @@ describe('links and telephones', () => {
   it.each(['https://example.com', 'http://example.com/path?q=1', ''])('accepts %j', (v) => {
     expect(websiteSchema.safeParse(v).success).toBe(true);
   });
-  it.each(['example.com', 'javascript:alert(1)', 'ftp://example.com', 'https://'])('rejects %j with validation.link', (v) => {
-    expect(errorsOf(z.object({ website: websiteSchema }), { website: v })).toEqual([
-      { field: 'website', key: VALIDATION_KEYS.link, params: { host: VALIDATION_EXAMPLES.host } },
-    ]);
-  });
-  it.each(['+48 123 456 789', '020 7946-0958', '+44 (20) 7946.0958', ''])('accepts the telephone %j', (v) => {
-    expect(phoneSchema.safeParse(v).success).toBe(true);
-  });
-  it.each(['call me', '12', '+48 <script>'])('rejects the telephone %j with validation.phone', (v) => {
-    expect(errorsOf(z.object({ phone: phoneSchema }), { phone: v })).toEqual([
-      { field: 'phone', key: VALIDATION_KEYS.phone, params: { phone: VALIDATION_EXAMPLES.phone } },
-    ]);
-  });
+  it.each(['example.com', 'javascript:alert(1)', 'ftp://example.com', 'https://'])(
+    'rejects %j with validation.link',
+    (v) => {
+      expect(errorsOf(z.object({ website: websiteSchema }), { website: v })).toEqual([
+        { field: 'website', key: VALIDATION_KEYS.link, params: { host: VALIDATION_EXAMPLES.host } },
+      ]);
+    },
+  );
+  it.each(['+48 123 456 789', '020 7946-0958', '+44 (20) 7946.0958', ''])(
+    'accepts the telephone %j',
+    (v) => {
+      expect(phoneSchema.safeParse(v).success).toBe(true);
+    },
+  );
+  it.each(['call me', '12', '+48 <script>'])(
+    'rejects the telephone %j with validation.phone',
+    (v) => {
+      expect(errorsOf(z.object({ phone: phoneSchema }), { phone: v })).toEqual([
+        {
+          field: 'phone',
+          key: VALIDATION_KEYS.phone,
+          params: { phone: VALIDATION_EXAMPLES.phone },
+        },
+      ]);
+    },
+  );
 });
 
 describe('passwords must match', () => {
@@ -140,7 +165,11 @@ describe('passwords must match', () => {
       termsAgreed: true,
     });
     expect(errors).toEqual([
-      { field: 'account.confirmPassword', key: VALIDATION_KEYS.passwordsMustMatch, params: { name: 'confirmPassword' } },
+      {
+        field: 'account.confirmPassword',
+        key: VALIDATION_KEYS.passwordsMustMatch,
+        params: { name: 'confirmPassword' },
+      },
     ]);
   });
   it('at a change of credentials', () => {
@@ -149,13 +178,18 @@ describe('passwords must match', () => {
       newPassword: 'new-password',
       confirmPassword: 'new-passw0rd',
     });
-    expect(errors.map((e) => [e.field, e.key])).toEqual([['confirmPassword', VALIDATION_KEYS.passwordsMustMatch]]);
+    expect(errors.map((e) => [e.field, e.key])).toEqual([
+      ['confirmPassword', VALIDATION_KEYS.passwordsMustMatch],
+    ]);
   });
   it('a change of credentials needs a new e-mail or a new password', () => {
     const errors = errorsOf(credentialsChangeSchema, { currentPassword: 'old-pass' });
-    expect(errors.map((e) => [e.field, e.key])).toEqual([['newPassword', VALIDATION_KEYS.required]]);
+    expect(errors.map((e) => [e.field, e.key])).toEqual([
+      ['newPassword', VALIDATION_KEYS.required],
+    ]);
     expect(
-      credentialsChangeSchema.safeParse({ currentPassword: 'old-pass', email: 'new@example.com' }).success,
+      credentialsChangeSchema.safeParse({ currentPassword: 'old-pass', email: 'new@example.com' })
+        .success,
     ).toBe(true);
   });
 });
@@ -167,18 +201,30 @@ describe('agreements', () => {
       service: validService,
       termsAgreed: false,
     });
-    expect(errors).toEqual([{ field: 'termsAgreed', key: VALIDATION_KEYS.mustAgree, params: { name: 'termsAgreed' } }]);
+    expect(errors).toEqual([
+      { field: 'termsAgreed', key: VALIDATION_KEYS.mustAgree, params: { name: 'termsAgreed' } },
+    ]);
   });
   it('an address shown on the map must be confirmed', () => {
     const schema = requireAddressConfirmation(serviceInputSchema);
     const errors = errorsOf(schema, { ...validService, addressConfirmed: false });
-    expect(errors.map((e) => [e.field, e.key])).toEqual([['addressConfirmed', VALIDATION_KEYS.mustAgree]]);
+    expect(errors.map((e) => [e.field, e.key])).toEqual([
+      ['addressConfirmed', VALIDATION_KEYS.mustAgree],
+    ]);
     // Online services and services kept off the map need no confirmation.
-    expect(schema.safeParse({ ...validService, addressConfirmed: false, isOnline: true }).success).toBe(true);
-    expect(schema.safeParse({ ...validService, addressConfirmed: false, showOnMap: false }).success).toBe(true);
+    expect(
+      schema.safeParse({ ...validService, addressConfirmed: false, isOnline: true }).success,
+    ).toBe(true);
+    expect(
+      schema.safeParse({ ...validService, addressConfirmed: false, showOnMap: false }).success,
+    ).toBe(true);
   });
   it('a valid registration parses, with its defaults', () => {
-    const r = registrationSchema.parse({ account: validAccount, service: validService, termsAgreed: true });
+    const r = registrationSchema.parse({
+      account: validAccount,
+      service: validService,
+      termsAgreed: true,
+    });
     expect(r.account.email).toBe('olena@example.com');
     expect(r.account.locale).toBe('ua');
     expect(r.service.countryCode).toBe('PL');
@@ -202,7 +248,9 @@ describe('invalid values and unknown fields', () => {
     ]);
   });
   it('an unknown field gives validation.unknown_field per field', () => {
-    expect(errorsOf(credentialsSchema, { email: 'a@b.co', password: 'x', isAdmin: true, x: 1 })).toEqual([
+    expect(
+      errorsOf(credentialsSchema, { email: 'a@b.co', password: 'x', isAdmin: true, x: 1 }),
+    ).toEqual([
       { field: 'isAdmin', key: VALIDATION_KEYS.unknownField, params: { name: 'isAdmin' } },
       { field: 'x', key: VALIDATION_KEYS.unknownField, params: { name: 'x' } },
     ]);
@@ -215,7 +263,12 @@ describe('invalid values and unknown fields', () => {
     ]);
   });
   it('a campaign needs subject and content and known statuses and categories', () => {
-    const errors = errorsOf(campaignInputSchema, { subject: '', content: 'x', statuses: ['archived'], categories: ['auto'] });
+    const errors = errorsOf(campaignInputSchema, {
+      subject: '',
+      content: 'x',
+      statuses: ['archived'],
+      categories: ['auto'],
+    });
     expect(errors.map((e) => [e.field, e.key])).toEqual([
       ['subject', VALIDATION_KEYS.required],
       ['statuses.0', VALIDATION_KEYS.invalid],
@@ -231,11 +284,18 @@ describe('invalid values and unknown fields', () => {
   it('a push subscription must be an http(s) endpoint with keys', () => {
     const valid = { endpoint: 'https://push.example.com/abc', keys: { p256dh: 'k', auth: 'a' } };
     expect(pushSubscriptionSchema.safeParse(valid).success).toBe(true);
-    expect(pushSubscriptionSchema.safeParse({ ...valid, endpoint: 'javascript:alert(1)' }).success).toBe(false);
+    expect(
+      pushSubscriptionSchema.safeParse({ ...valid, endpoint: 'javascript:alert(1)' }).success,
+    ).toBe(false);
     expect(pushSubscriptionSchema.safeParse({ endpoint: valid.endpoint }).success).toBe(false);
   });
   it('a message set on the schema wins over the issue code', () => {
-    const [issue] = z.string().refine(() => false, { error: VALIDATION_KEYS.wrongAddress }).safeParse('x').error!.issues;
-    expect(issueToFieldError(issue!)).toEqual([{ field: '', key: VALIDATION_KEYS.wrongAddress, params: { name: '' } }]);
+    const [issue] = z
+      .string()
+      .refine(() => false, { error: VALIDATION_KEYS.wrongAddress })
+      .safeParse('x').error!.issues;
+    expect(issueToFieldError(issue!)).toEqual([
+      { field: '', key: VALIDATION_KEYS.wrongAddress, params: { name: '' } },
+    ]);
   });
 });

@@ -103,7 +103,12 @@ export class ApiError extends Error {
   /** The parsed error body when it has the catalogue shape. */
   readonly body?: ErrorBody;
 
-  constructor(status: number, normalized: NormalizedError, body?: unknown, options?: { cause?: unknown }) {
+  constructor(
+    status: number,
+    normalized: NormalizedError,
+    body?: unknown,
+    options?: { cause?: unknown },
+  ) {
     super(normalized.summary, options);
     this.status = status;
     this.key = normalized.key;

@@ -37,7 +37,12 @@ import { readCookie } from './cookies.js';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Methods that change state: they carry the anti-forgery header. */
-export const STATE_CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const STATE_CHANGING_METHODS: ReadonlySet<string> = new Set([
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+]);
 
 /** Paths (under api/v1) whose failures show no toast: an error there means "logged out". */
 export const SILENT_PATHS: readonly string[] = ['auth/check'];
@@ -223,9 +228,14 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         : e instanceof TypeError
           ? NETWORK_ERROR_KEY
           : UNKNOWN_ERROR_KEY;
-    const apiError = new ApiError(0, normalizeError(0, '', { errors: { message: key } }, t), undefined, {
-      cause: e,
-    });
+    const apiError = new ApiError(
+      0,
+      normalizeError(0, '', { errors: { message: key } }, t),
+      undefined,
+      {
+        cause: e,
+      },
+    );
     if (!silent) report(apiError);
     return apiError;
   };
@@ -265,7 +275,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     request,
     getEnv: () => request('GET', ENV_PATH, { root: true, schema: runtimeConfigSchema }),
     authCheck: () => request('GET', 'auth/check', { schema: authCheckSchema, silent: true }),
-    login: (credentials) => request('POST', 'auth/login', { json: credentials, schema: accountSchema }),
+    login: (credentials) =>
+      request('POST', 'auth/login', { json: credentials, schema: accountSchema }),
     update: (changes) => request('PUT', 'auth/update', { json: changes, schema: accountSchema }),
     logout: () => request('GET', 'auth/logout'),
     resetPassword: (body) => request('POST', 'auth/reset-password', { json: body }),

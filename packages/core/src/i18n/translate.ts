@@ -30,7 +30,8 @@ export function translateFieldError(t: Translate, error: FieldError): string {
   if (typeof params.name === 'string' && params.name) {
     const labelKey = fieldLabelKey(params.name);
     const label = t(labelKey);
-    if (label && label !== labelKey && !label.startsWith(MISSING_TRANSLATION_PREFIX)) params.name = label;
+    if (label && label !== labelKey && !label.startsWith(MISSING_TRANSLATION_PREFIX))
+      params.name = label;
   }
   return t(error.key, params);
 }

@@ -32,7 +32,8 @@ export const accountSchema = z.object({
 export type Account = z.infer<typeof accountSchema>;
 
 /** "Is admin" and "is client (partner)" indicators of spec §6. */
-export const isAdmin = (a: Pick<Account, 'type'> | null | undefined): boolean => a?.type === 'ADMIN';
+export const isAdmin = (a: Pick<Account, 'type'> | null | undefined): boolean =>
+  a?.type === 'ADMIN';
 export const isPartner = (a: Pick<Account, 'type'> | null | undefined): boolean =>
   a?.type === 'PARTNER' || a?.type === 'CLIENT';
 

@@ -31,16 +31,28 @@ describe('partner account lifecycle', () => {
     const email = body.account.email;
     const reg = await browser.post('/api/v1/auth/register', body);
     expect(reg.status).toBe(201);
-    expect(reg.body.account).toMatchObject({ email, type: 'PARTNER', isSuper: false, firstName: 'Оксана' });
+    expect(reg.body.account).toMatchObject({
+      email,
+      type: 'PARTNER',
+      isSuper: false,
+      firstName: 'Оксана',
+    });
     expect(reg.body.account).not.toHaveProperty('passwordHash');
-    expect(reg.body.service).toMatchObject({ name: body.service.name, status: 'pending', ownerId: reg.body.account.id });
+    expect(reg.body.service).toMatchObject({
+      name: body.service.name,
+      status: 'pending',
+      ownerId: reg.body.account.id,
+    });
     const welcome = await smtp.waitFor(email);
     expect(welcome.subject).toBe('Вітаємо в Поруч');
 
     // The same address again: email_is_used, whatever its case.
     const other = new TestClient(server.url);
     await other.init();
-    const again = await other.post('/api/v1/auth/register', registration({ email: email.toUpperCase() }));
+    const again = await other.post(
+      '/api/v1/auth/register',
+      registration({ email: email.toUpperCase() }),
+    );
     expect(again.status).toBe(409);
     expect(again.body.errors.message).toBe('email_is_used');
 
@@ -50,16 +62,28 @@ describe('partner account lifecycle', () => {
     const bad = await laptop.post('/api/v1/auth/login', { email, password: 'wrong password' });
     expect(bad.status).toBe(401);
     expect(bad.body.errors.message).toBe('wrong_user_or_password');
-    const login = await laptop.post('/api/v1/auth/login', { email: email.toUpperCase(), password: body.account.password });
+    const login = await laptop.post('/api/v1/auth/login', {
+      email: email.toUpperCase(),
+      password: body.account.password,
+    });
     expect(login.status).toBe(200);
     expect(login.body.email).toBe(email);
     const check = await laptop.get('/api/v1/auth/check');
     expect(check.body).toMatchObject({ status: true, account: { email } });
 
     // Personal data.
-    const upd = await laptop.put('/api/v1/auth/update', { firstName: 'Олена', phone: '+44 20 7946 0000', locale: 'en_GB' });
+    const upd = await laptop.put('/api/v1/auth/update', {
+      firstName: 'Олена',
+      phone: '+44 20 7946 0000',
+      locale: 'en_GB',
+    });
     expect(upd.status).toBe(200);
-    expect(upd.body).toMatchObject({ firstName: 'Олена', phone: '+44 20 7946 0000', locale: 'en_GB', lastName: 'Шевченко' });
+    expect(upd.body).toMatchObject({
+      firstName: 'Олена',
+      phone: '+44 20 7946 0000',
+      locale: 'en_GB',
+      lastName: 'Шевченко',
+    });
 
     // Credentials change needs the current password.
     const wrongCurrent = await laptop.put('/api/v1/auth/credentials', {
@@ -79,17 +103,24 @@ describe('partner account lifecycle', () => {
     expect(changed.status).toBe(200);
     expect(changed.body.email).toBe(newEmail);
     // The notice goes to the old address, in the account's (new) locale.
-    const notice = await smtp.waitFor(email).then(() =>
-      smtp.messages.find((m) => m.subject === 'Your Poruch login details were changed'),
-    );
+    const notice = await smtp
+      .waitFor(email)
+      .then(() =>
+        smtp.messages.find((m) => m.subject === 'Your Poruch login details were changed'),
+      );
     expect(notice?.text).toContain(newEmail);
     // Every other session ended; the browser that changed them stays logged in.
     expect((await browser.get('/api/v1/auth/check')).body.status).toBe(false);
     expect((await laptop.get('/api/v1/auth/check')).body.status).toBe(true);
     const phone = new TestClient(server.url);
     await phone.init();
-    expect((await phone.post('/api/v1/auth/login', { email, password: body.account.password })).status).toBe(401);
-    expect((await phone.post('/api/v1/auth/login', { email: newEmail, password: 'a brand new secret' })).status).toBe(200);
+    expect(
+      (await phone.post('/api/v1/auth/login', { email, password: body.account.password })).status,
+    ).toBe(401);
+    expect(
+      (await phone.post('/api/v1/auth/login', { email: newEmail, password: 'a brand new secret' }))
+        .status,
+    ).toBe(200);
 
     // Reset: a temporary password is mailed; the old password keeps working until it is used.
     const stranger = new TestClient(server.url);
@@ -104,16 +135,29 @@ describe('partner account lifecycle', () => {
     expect(resetMail.html).toContain(temp!);
     const stillOld = new TestClient(server.url);
     await stillOld.init();
-    expect((await stillOld.post('/api/v1/auth/login', { email: newEmail, password: 'a brand new secret' })).status).toBe(200);
+    expect(
+      (
+        await stillOld.post('/api/v1/auth/login', {
+          email: newEmail,
+          password: 'a brand new secret',
+        })
+      ).status,
+    ).toBe(200);
     const withTemp = new TestClient(server.url);
     await withTemp.init();
-    const tempLogin = await withTemp.post('/api/v1/auth/login', { email: newEmail, password: temp });
+    const tempLogin = await withTemp.post('/api/v1/auth/login', {
+      email: newEmail,
+      password: temp,
+    });
     expect(tempLogin.status).toBe(200);
     // Using it made it the password: the old one and the other sessions are gone.
     expect((await stillOld.get('/api/v1/auth/check')).body.status).toBe(false);
     const after = new TestClient(server.url);
     await after.init();
-    expect((await after.post('/api/v1/auth/login', { email: newEmail, password: 'a brand new secret' })).status).toBe(401);
+    expect(
+      (await after.post('/api/v1/auth/login', { email: newEmail, password: 'a brand new secret' }))
+        .status,
+    ).toBe(401);
 
     // Push subscription for the logged-in account.
     const sub = await withTemp.post('/api/v1/auth/notifications', {
@@ -144,11 +188,17 @@ describe('partner account lifecycle', () => {
     const db = server.database.db;
     expect(await db.select().from(accounts).where(eq(accounts.id, accountId))).toHaveLength(0);
     expect(await db.select().from(services).where(eq(services.ownerId, accountId))).toHaveLength(0);
-    expect(await db.select().from(sessions).where(eq(sessions.accountId, accountId))).toHaveLength(0);
-    expect(await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.accountId, accountId))).toHaveLength(0);
+    expect(await db.select().from(sessions).where(eq(sessions.accountId, accountId))).toHaveLength(
+      0,
+    );
+    expect(
+      await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.accountId, accountId)),
+    ).toHaveLength(0);
     const gone = new TestClient(server.url);
     await gone.init();
-    expect((await gone.post('/api/v1/auth/login', { email: newEmail, password: temp })).status).toBe(401);
+    expect(
+      (await gone.post('/api/v1/auth/login', { email: newEmail, password: temp })).status,
+    ).toBe(401);
     const byeMail = smtp.messages.find((m) => m.subject === 'Your Poruch account was deleted');
     expect(byeMail).toBeDefined();
   });
@@ -157,7 +207,9 @@ describe('partner account lifecycle', () => {
     const client = new TestClient(server.url);
     await client.init();
     const before = smtp.messages.length;
-    const res = await client.post('/api/v1/auth/reset-password', { email: 'nobody-here@example.org' });
+    const res = await client.post('/api/v1/auth/reset-password', {
+      email: 'nobody-here@example.org',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: true });
     await new Promise((r) => setTimeout(r, 200));
@@ -170,9 +222,16 @@ describe('partner account lifecycle', () => {
     const body = registration();
     await client.post('/api/v1/auth/register', body);
     await client.post('/api/v1/auth/reset-password', { email: body.account.email });
-    const mail = await smtp.waitFor(body.account.email).then(() =>
-      smtp.messages.find((m) => m.subject === 'Тимчасовий пароль до Поруч' && m.text?.includes('Тимчасовий пароль:') && [m.to].flat().some((a) => a?.text.includes(body.account.email))),
-    );
+    const mail = await smtp
+      .waitFor(body.account.email)
+      .then(() =>
+        smtp.messages.find(
+          (m) =>
+            m.subject === 'Тимчасовий пароль до Поруч' &&
+            m.text?.includes('Тимчасовий пароль:') &&
+            [m.to].flat().some((a) => a?.text.includes(body.account.email)),
+        ),
+      );
     const temp = /Тимчасовий пароль: (\S+)/.exec(mail?.text ?? '')?.[1];
     expect(temp).toBeTruthy();
     await server.database.db
@@ -181,7 +240,17 @@ describe('partner account lifecycle', () => {
       .where(eq(accounts.email, body.account.email));
     const other = new TestClient(server.url);
     await other.init();
-    expect((await other.post('/api/v1/auth/login', { email: body.account.email, password: temp })).status).toBe(401);
-    expect((await other.post('/api/v1/auth/login', { email: body.account.email, password: body.account.password })).status).toBe(200);
+    expect(
+      (await other.post('/api/v1/auth/login', { email: body.account.email, password: temp }))
+        .status,
+    ).toBe(401);
+    expect(
+      (
+        await other.post('/api/v1/auth/login', {
+          email: body.account.email,
+          password: body.account.password,
+        })
+      ).status,
+    ).toBe(200);
   });
 });

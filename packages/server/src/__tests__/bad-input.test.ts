@@ -23,12 +23,19 @@ describe('bad input', () => {
   };
 
   it('answers malformed JSON with invalid_json', async () => {
-    expectKey(await client.post('/api/v1/auth/login', undefined, { raw: '{"email": "a@b.c",' }), 400, 'invalid_json');
+    expectKey(
+      await client.post('/api/v1/auth/login', undefined, { raw: '{"email": "a@b.c",' }),
+      400,
+      'invalid_json',
+    );
     expectKey(await client.post('/api/v1/auth/login', undefined, { raw: '' }), 400, 'invalid_json');
   });
 
   it('answers an oversized body with payload_too_large', async () => {
-    const res = await client.post('/api/v1/auth/login', { email: 'a@b.c', password: 'x'.repeat(10_000) });
+    const res = await client.post('/api/v1/auth/login', {
+      email: 'a@b.c',
+      password: 'x'.repeat(10_000),
+    });
     expectKey(res, 413, 'payload_too_large');
   });
 
@@ -56,7 +63,11 @@ describe('bad input', () => {
   });
 
   it('rejects unknown fields', async () => {
-    const res = await client.post('/api/v1/auth/login', { email: 'a@b.co', password: 'x', isAdmin: true });
+    const res = await client.post('/api/v1/auth/login', {
+      email: 'a@b.co',
+      password: 'x',
+      isAdmin: true,
+    });
     expectKey(res, 400, 'validation_failed');
     expect(res.body.errors.fields).toEqual([
       { field: 'isAdmin', key: 'validation.unknown_field', params: { name: 'isAdmin' } },
@@ -69,7 +80,12 @@ describe('bad input', () => {
       ...body,
       termsAgreed: false,
       account: { ...body.account, confirmPassword: 'something else' },
-      service: { ...body.service, addressConfirmed: false, website: 'javascript:alert(1)', phone: 'call me' },
+      service: {
+        ...body.service,
+        addressConfirmed: false,
+        website: 'javascript:alert(1)',
+        phone: 'call me',
+      },
     });
     expectKey(res, 400, 'validation_failed');
     const byField = Object.fromEntries(res.body.errors.fields.map((f: any) => [f.field, f.key]));
@@ -85,7 +101,11 @@ describe('bad input', () => {
       account: { ...body.account, confirmPassword: 'something else' },
     });
     expect(mismatch.body.errors.fields).toEqual([
-      { field: 'account.confirmPassword', key: 'validation.passwords_must_match', params: { name: 'confirmPassword' } },
+      {
+        field: 'account.confirmPassword',
+        key: 'validation.passwords_must_match',
+        params: { name: 'confirmPassword' },
+      },
     ]);
   });
 
@@ -138,7 +158,10 @@ describe('bad input', () => {
     expectKey(await anon.put('/api/v1/auth/update', { firstName: 'X' }), 401, 'unauthorized');
     expectKey(await anon.delete('/api/v1/account', { currentPassword: 'x' }), 401, 'unauthorized');
     expectKey(
-      await anon.post('/api/v1/auth/notifications', { endpoint: 'https://p.example/x', keys: { p256dh: 'a', auth: 'b' } }),
+      await anon.post('/api/v1/auth/notifications', {
+        endpoint: 'https://p.example/x',
+        keys: { p256dh: 'a', auth: 'b' },
+      }),
       401,
       'unauthorized',
     );

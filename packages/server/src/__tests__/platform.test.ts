@@ -22,7 +22,10 @@ describe('runtime configuration, API docs and the site', () => {
   beforeAll(async () => {
     siteDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-site-'));
     await fs.mkdir(path.join(siteDir, 'assets'));
-    await fs.writeFile(path.join(siteDir, 'index.html'), '<!doctype html><title>Poruch shell</title><div id="root"></div>');
+    await fs.writeFile(
+      path.join(siteDir, 'index.html'),
+      '<!doctype html><title>Poruch shell</title><div id="root"></div>',
+    );
     await fs.writeFile(path.join(siteDir, 'assets', 'app-abc123.js'), 'console.log(1)');
     server = await startTestServer({
       NODE_ENV: 'production',
@@ -37,7 +40,9 @@ describe('runtime configuration, API docs and the site', () => {
   });
 
   it('serves /env at the site root, readable from any origin', async () => {
-    const res = await new TestClient(server.url).get('/env', { headers: { origin: 'https://diaspora.example.com' } });
+    const res = await new TestClient(server.url).get('/env', {
+      headers: { origin: 'https://diaspora.example.com' },
+    });
     expect(res.status).toBe(200);
     const config = runtimeConfigSchema.parse(res.body);
     expect(config).toMatchObject({
@@ -54,11 +59,25 @@ describe('runtime configuration, API docs and the site', () => {
     const doc = await client.get('/api/docs/json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
-    for (const p of ['/env', '/api/v1/auth/check', '/api/v1/auth/login', '/api/v1/auth/update', '/api/v1/auth/logout', '/api/v1/auth/reset-password', '/api/v1/auth/notifications', '/api/v1/auth/register', '/api/v1/auth/credentials', '/api/v1/account']) {
+    for (const p of [
+      '/env',
+      '/api/v1/auth/check',
+      '/api/v1/auth/login',
+      '/api/v1/auth/update',
+      '/api/v1/auth/logout',
+      '/api/v1/auth/reset-password',
+      '/api/v1/auth/notifications',
+      '/api/v1/auth/register',
+      '/api/v1/auth/credentials',
+      '/api/v1/account',
+    ]) {
       expect(Object.keys(doc.body.paths)).toContain(p);
     }
     const login = doc.body.paths['/api/v1/auth/login'].post;
-    expect(login.requestBody.content['application/json'].schema.required).toEqual(['email', 'password']);
+    expect(login.requestBody.content['application/json'].schema.required).toEqual([
+      'email',
+      'password',
+    ]);
     const page = await client.get('/api/docs/');
     expect(page.status).toBe(200);
     expect(String(page.body)).toContain('swagger');
@@ -96,7 +115,9 @@ describe('database', () => {
         `select extname from pg_extension where extname in ('pg_trgm', 'unaccent') order by extname`,
       )) as unknown as { rows: { extname: string }[] };
       expect(rows.map((r) => r.extname)).toEqual(['pg_trgm', 'unaccent']);
-      const sim = (await database.db.execute(`select similarity('perukarnia', 'perukarnya') > 0.3 as ok, unaccent('Kraków') as u`)) as unknown as { rows: { ok: boolean; u: string }[] };
+      const sim = (await database.db.execute(
+        `select similarity('perukarnia', 'perukarnya') > 0.3 as ok, unaccent('Kraków') as u`,
+      )) as unknown as { rows: { ok: boolean; u: string }[] };
       expect(sim.rows[0]).toEqual({ ok: true, u: 'Krakow' });
     } finally {
       await database.close();
@@ -110,7 +131,10 @@ describe('database', () => {
       const added = await seedDemo(database.db);
       expect(added).toBeGreaterThanOrEqual(60);
       expect(await seedDemo(database.db)).toBe(0);
-      const [{ n }] = (await database.db.select({ n: count() }).from(services).where(eq(services.status, 'approved'))) as [{ n: number }];
+      const [{ n }] = (await database.db
+        .select({ n: count() })
+        .from(services)
+        .where(eq(services.status, 'approved'))) as [{ n: number }];
       expect(n).toBe(added);
       const [{ v }] = (await database.db.select({ v: count() }).from(vacancies)) as [{ v: number }];
       expect(v).toBeGreaterThan(10);
@@ -125,7 +149,9 @@ describe('database', () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-disk-'));
     try {
       const first = await openDatabase({ dataDir: path.join(dir, 'db') });
-      await first.db.insert(accounts).values({ email: 'keep@example.org', passwordHash: 'x', type: 'PARTNER' });
+      await first.db
+        .insert(accounts)
+        .values({ email: 'keep@example.org', passwordHash: 'x', type: 'PARTNER' });
       await first.close();
       const second = await openDatabase({ dataDir: path.join(dir, 'db') });
       expect(await second.db.select().from(accounts)).toHaveLength(1);
@@ -143,25 +169,40 @@ describe('pnpm admin:create', () => {
     delete (env as Record<string, string | undefined>).DATABASE_URL;
     try {
       const cli = ['--import', 'tsx', 'src/cli/admin-create.ts'];
-      const { stdout } = await run('node', [...cli, '--email', 'Root@Example.org', '--super'], { cwd: SERVER_DIR, env });
+      const { stdout } = await run('node', [...cli, '--email', 'Root@Example.org', '--super'], {
+        cwd: SERVER_DIR,
+        env,
+      });
       const password = /Password \(shown once, store it now\): (\S+)/.exec(stdout)?.[1];
       expect(password).toMatch(/^[A-Za-z2-9]{20}$/);
-      const again = await run('node', [...cli, '--email', 'root@example.org'], { cwd: SERVER_DIR, env }).catch((e: { code: number; stderr: string }) => e);
+      const again = await run('node', [...cli, '--email', 'root@example.org'], {
+        cwd: SERVER_DIR,
+        env,
+      }).catch((e: { code: number; stderr: string }) => e);
       expect((again as { code: number }).code).toBe(1);
       expect((again as { stderr: string }).stderr).toContain('already exists');
-      const usage = await run('node', [...cli, '--email', 'not-an-email'], { cwd: SERVER_DIR, env }).catch((e: { code: number }) => e);
+      const usage = await run('node', [...cli, '--email', 'not-an-email'], {
+        cwd: SERVER_DIR,
+        env,
+      }).catch((e: { code: number }) => e);
       expect((usage as { code: number }).code).toBe(2);
 
       // The new administrator logs in with the printed password.
       const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
       const { buildApp } = await import('../app.js');
       const { loadEnv } = await import('../env.js');
-      const app = await buildApp({ env: loadEnv({ NODE_ENV: 'test', DATA_DIR: dataDir }), database });
+      const app = await buildApp({
+        env: loadEnv({ NODE_ENV: 'test', DATA_DIR: dataDir }),
+        database,
+      });
       const url = await app.listen({ port: 0, host: '127.0.0.1' });
       try {
         const client = new TestClient(url);
         await client.init();
-        const login = await client.post('/api/v1/auth/login', { email: 'root@example.org', password });
+        const login = await client.post('/api/v1/auth/login', {
+          email: 'root@example.org',
+          password,
+        });
         expect(login.status).toBe(200);
         expect(login.body).toMatchObject({ type: 'ADMIN', isSuper: true });
       } finally {

@@ -27,22 +27,34 @@ describe('sessions, CSRF, CORS and rate limits', () => {
 
   it('refuses a state-changing request without the anti-forgery header, or with a wrong one', async () => {
     const { client } = await registered();
-    const missing = await client.put('/api/v1/auth/update', { firstName: 'Хакер' }, { csrf: false });
+    const missing = await client.put(
+      '/api/v1/auth/update',
+      { firstName: 'Хакер' },
+      { csrf: false },
+    );
     expect(missing.status).toBe(403);
     expect(missing.body.errors.message).toBe('csrf_token_invalid');
-    const wrong = await client.put('/api/v1/auth/update', { firstName: 'Хакер' }, {
-      csrf: false,
-      headers: { 'x-xsrf-token': 'forged-token' },
-    });
+    const wrong = await client.put(
+      '/api/v1/auth/update',
+      { firstName: 'Хакер' },
+      {
+        csrf: false,
+        headers: { 'x-xsrf-token': 'forged-token' },
+      },
+    );
     expect(wrong.status).toBe(403);
     expect(wrong.body.errors.message).toBe('csrf_token_invalid');
     // Another browser's token does not fit this browser's secret.
     const other = new TestClient(server.url);
     await other.init();
-    const foreign = await client.put('/api/v1/auth/update', { firstName: 'Хакер' }, {
-      csrf: false,
-      headers: { 'x-xsrf-token': decodeURIComponent(other.cookies.get('XSRF-TOKEN')!) },
-    });
+    const foreign = await client.put(
+      '/api/v1/auth/update',
+      { firstName: 'Хакер' },
+      {
+        csrf: false,
+        headers: { 'x-xsrf-token': decodeURIComponent(other.cookies.get('XSRF-TOKEN')!) },
+      },
+    );
     expect(foreign.status).toBe(403);
     expect((await client.get('/api/v1/auth/check')).body.account.firstName).toBe('Оксана');
     // With the right header it passes.
@@ -52,7 +64,11 @@ describe('sessions, CSRF, CORS and rate limits', () => {
   it('also protects login and registration (login CSRF)', async () => {
     const client = new TestClient(server.url);
     await client.init();
-    const res = await client.post('/api/v1/auth/login', { email: 'a@example.org', password: 'x' }, { csrf: false });
+    const res = await client.post(
+      '/api/v1/auth/login',
+      { email: 'a@example.org', password: 'x' },
+      { csrf: false },
+    );
     expect(res.status).toBe(403);
     const reg = await client.post('/api/v1/auth/register', registration(), { csrf: false });
     expect(reg.status).toBe(403);
@@ -116,7 +132,10 @@ describe('sessions, CSRF, CORS and rate limits', () => {
       await c.init();
       const codes = [];
       for (let i = 0; i < 3; i++) {
-        codes.push((await c.post('/api/v1/auth/login', { email: `u${i}@example.org`, password: 'x' })).status);
+        codes.push(
+          (await c.post('/api/v1/auth/login', { email: `u${i}@example.org`, password: 'x' }))
+            .status,
+        );
       }
       expect(codes).toEqual([401, 401, 429]);
     } finally {
@@ -147,14 +166,20 @@ describe('sessions, CSRF, CORS and rate limits', () => {
     expect(env.headers.get('access-control-allow-origin')).toBe('*');
     expect(env.headers.get('access-control-allow-credentials')).toBeNull();
 
-    const foreign = await anon.get('/api/v1/auth/check', { headers: { origin: 'https://evil.example.com' } });
+    const foreign = await anon.get('/api/v1/auth/check', {
+      headers: { origin: 'https://evil.example.com' },
+    });
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
 
-    const ours = await anon.get('/api/v1/auth/check', { headers: { origin: 'http://localhost:8080' } });
+    const ours = await anon.get('/api/v1/auth/check', {
+      headers: { origin: 'http://localhost:8080' },
+    });
     expect(ours.headers.get('access-control-allow-origin')).toBe('http://localhost:8080');
     expect(ours.headers.get('access-control-allow-credentials')).toBe('true');
 
-    const partner = await anon.get('/api/v1/auth/check', { headers: { origin: 'https://partner.example.org' } });
+    const partner = await anon.get('/api/v1/auth/check', {
+      headers: { origin: 'https://partner.example.org' },
+    });
     expect(partner.headers.get('access-control-allow-origin')).toBe('https://partner.example.org');
   });
 

@@ -21,7 +21,10 @@ async function main() {
     process.exit(2);
   }
   const env = loadEnv();
-  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: path.join(env.DATA_DIR, 'db') });
+  const database = await openDatabase({
+    url: env.DATABASE_URL,
+    dataDir: path.join(env.DATA_DIR, 'db'),
+  });
   try {
     if (await accountsRepository(database.db).findByEmail(email.data)) {
       console.error(`An account with the e-mail ${email.data} already exists.`);

@@ -54,7 +54,10 @@ export const byBodyEmail = (request: FastifyRequest) => {
 export function rateLimit(store: RateLimitStore, rules: RateLimitRule[]) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     for (const rule of rules) {
-      const { count, resetAt } = await store.hit(`${rule.name}:${rule.key(request)}`, rule.windowMs);
+      const { count, resetAt } = await store.hit(
+        `${rule.name}:${rule.key(request)}`,
+        rule.windowMs,
+      );
       if (count > rule.max) {
         reply.header('retry-after', String(Math.max(1, Math.ceil((resetAt - Date.now()) / 1000))));
         throw new PoruchError(429, 'too_many_requests', rule.name);

@@ -6,8 +6,7 @@ export interface RenderedMail {
   html: string;
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 type Texts = { subject: string; lines: string[] };
 type Template<P> = Record<LocaleCode, (p: P) => Texts>;
@@ -65,7 +64,9 @@ const credentialsChanged: Template<{ newEmail: string | null }> = {
   en_GB: (p) => ({
     subject: 'Your Poruch login details were changed',
     lines: [
-      p.newEmail ? `Your login e-mail was changed to ${p.newEmail}.` : 'Your account password was changed.',
+      p.newEmail
+        ? `Your login e-mail was changed to ${p.newEmail}.`
+        : 'Your account password was changed.',
       'If this was not you, reset your password at once and contact us.',
     ],
   }),
@@ -74,11 +75,17 @@ const credentialsChanged: Template<{ newEmail: string | null }> = {
 const accountDeleted: Template<Record<string, never>> = {
   ua: () => ({
     subject: 'Обліковий запис у Поруч видалено',
-    lines: ['Ваш обліковий запис і всі ваші сервіси та вакансії видалено.', 'Дякуємо, що були з нами.'],
+    lines: [
+      'Ваш обліковий запис і всі ваші сервіси та вакансії видалено.',
+      'Дякуємо, що були з нами.',
+    ],
   }),
   en_GB: () => ({
     subject: 'Your Poruch account was deleted',
-    lines: ['Your account and all your services and vacancies have been deleted.', 'Thank you for being with us.'],
+    lines: [
+      'Your account and all your services and vacancies have been deleted.',
+      'Thank you for being with us.',
+    ],
   }),
 };
 

@@ -10,8 +10,10 @@ declare module 'fastify' {
 }
 
 /** Exposes the opened database to every route; closes it when the server closes. */
-export const databasePlugin = fp(async (app: FastifyInstance, { database }: { database: Database }) => {
-  app.decorate('database', database);
-  app.decorate('db', database.db);
-  app.addHook('onClose', async () => database.close());
-});
+export const databasePlugin = fp(
+  async (app: FastifyInstance, { database }: { database: Database }) => {
+    app.decorate('database', database);
+    app.decorate('db', database.db);
+    app.addHook('onClose', async () => database.close());
+  },
+);

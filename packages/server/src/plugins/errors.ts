@@ -1,7 +1,13 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { PoruchError, issueToFieldError, zodErrorToFieldErrors, type ErrorKey, type FieldError } from '@poruch/core';
+import {
+  PoruchError,
+  issueToFieldError,
+  zodErrorToFieldErrors,
+  type ErrorKey,
+  type FieldError,
+} from '@poruch/core';
 import { z } from 'zod';
 
 /** Fastify's own error codes, mapped to the catalogue. */

@@ -40,7 +40,10 @@ export function createMailer(env: Env, log: FastifyInstance['log']): Mailer {
       const info = await transport.sendMail({ from: env.MAIL_FROM, to, ...mail });
       if (!env.SMTP_URL) {
         await fs.mkdir(mailDir, { recursive: true });
-        const file = path.join(mailDir, `${Date.now()}-${template}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`);
+        const file = path.join(
+          mailDir,
+          `${Date.now()}-${template}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`,
+        );
         await fs.writeFile(file, (info as unknown as { message: Buffer }).message);
         log.info({ file, template }, 'mail written to file');
       } else {

@@ -44,10 +44,18 @@ export const securityPlugin = fp(async (app: FastifyInstance, { env }: { env: En
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", 'https://www.googletagmanager.com', 'https://www.google-analytics.com'],
+        scriptSrc: [
+          "'self'",
+          'https://www.googletagmanager.com',
+          'https://www.google-analytics.com',
+        ],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        connectSrc: ["'self'", 'https://*.google-analytics.com', 'https://www.googletagmanager.com'],
+        connectSrc: [
+          "'self'",
+          'https://*.google-analytics.com',
+          'https://www.googletagmanager.com',
+        ],
         fontSrc: ["'self'", 'data:'],
         workerSrc: ["'self'"],
         manifestSrc: ["'self'"],
@@ -71,7 +79,11 @@ export const securityPlugin = fp(async (app: FastifyInstance, { env }: { env: En
       const origin = request.headers.origin;
       const isPublic = request.routeOptions?.config?.public === true;
       if (origin && allowedOrigins.has(origin.replace(/\/$/, ''))) {
-        callback(null, { origin, credentials: true, allowedHeaders: ['content-type', XSRF_HEADER] });
+        callback(null, {
+          origin,
+          credentials: true,
+          allowedHeaders: ['content-type', XSRF_HEADER],
+        });
       } else if (isPublic || !request.routeOptions?.config) {
         // Preflights reach no route config; answering them without credentials exposes nothing.
         callback(null, { origin: '*', credentials: false, allowedHeaders: ['content-type'] });
@@ -98,7 +110,12 @@ export const securityPlugin = fp(async (app: FastifyInstance, { env }: { env: En
     if (request.method !== 'GET' || request.routeOptions?.config?.public) return;
     if (request.cookies._csrf && request.cookies[XSRF_COOKIE]) return;
     const token = reply.generateCsrf();
-    reply.setCookie(XSRF_COOKIE, token, { path: '/', sameSite: 'lax', httpOnly: false, secure: 'auto' });
+    reply.setCookie(XSRF_COOKIE, token, {
+      path: '/',
+      sameSite: 'lax',
+      httpOnly: false,
+      secure: 'auto',
+    });
   });
 
   // Every state-changing route checks the header against the cookie, unless it opts out.

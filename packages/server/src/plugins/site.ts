@@ -39,7 +39,12 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
       const file = request.url.split('?')[0]!;
       // A real file under the site folder (static routes only cover what existed at start).
       const candidate = path.join(env.SITE_DIR, path.normalize(file).replace(/^(\.\.[/\\])+/, ''));
-      if (candidate.startsWith(env.SITE_DIR) && file !== '/' && fs.existsSync(candidate) && fs.statSync(candidate).isFile()) {
+      if (
+        candidate.startsWith(env.SITE_DIR) &&
+        file !== '/' &&
+        fs.existsSync(candidate) &&
+        fs.statSync(candidate).isFile()
+      ) {
         return reply.sendFile(path.relative(env.SITE_DIR, candidate));
       }
       return reply.header('cache-control', 'no-cache').sendFile('index.html');

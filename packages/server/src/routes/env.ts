@@ -10,7 +10,11 @@ export async function envRoutes(app: FastifyInstance, { env }: { env: Env }) {
     '/env',
     {
       config: { public: true },
-      schema: { tags: ['config'], summary: 'Runtime configuration', response: { 200: runtimeConfigSchema } },
+      schema: {
+        tags: ['config'],
+        summary: 'Runtime configuration',
+        response: { 200: runtimeConfigSchema },
+      },
     },
     async () => ({
       analyticsId: env.ANALYTICS_ID ?? null,

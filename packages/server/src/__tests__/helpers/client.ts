@@ -42,7 +42,12 @@ export class TestClient {
     return this.request<T>('DELETE', path, body, options);
   }
 
-  async request<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<TestResponse<T>> {
+  async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: RequestOptions = {},
+  ): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookies.size) {
       headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -53,8 +58,14 @@ export class TestClient {
     }
     let payload: string | undefined = options.raw;
     if (payload === undefined && body !== undefined) payload = JSON.stringify(body);
-    if (payload !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-    const res = await fetch(new URL(path, this.baseUrl), { method, headers, body: payload, redirect: 'manual' });
+    if (payload !== undefined && !headers['content-type'])
+      headers['content-type'] = 'application/json';
+    const res = await fetch(new URL(path, this.baseUrl), {
+      method,
+      headers,
+      body: payload,
+      redirect: 'manual',
+    });
     this.lastSetCookie = res.headers.getSetCookie();
     for (const line of this.lastSetCookie) {
       const [pair, ...attrs] = line.split(';');

@@ -2,7 +2,9 @@ import type { Registration } from '@poruch/core';
 
 let counter = 0;
 /** A valid registration body, with a unique e-mail unless one is given. */
-export function registration(overrides: { email?: string; locale?: 'ua' | 'en_GB' } = {}): Registration {
+export function registration(
+  overrides: { email?: string; locale?: 'ua' | 'en_GB' } = {},
+): Registration {
   counter++;
   return {
     account: {

@@ -15,8 +15,17 @@ import {
 } from '@poruch/core';
 import { accounts, pushSubscriptions, services } from '../../../db/schema.js';
 import type { Env } from '../../../env.js';
-import { generatePassword, getDummyHash, hashPassword, verifyPassword } from '../../../lib/passwords.js';
-import { accountToApi, accountsRepository, isUniqueViolation } from '../../../repositories/accounts.js';
+import {
+  generatePassword,
+  getDummyHash,
+  hashPassword,
+  verifyPassword,
+} from '../../../lib/passwords.js';
+import {
+  accountToApi,
+  accountsRepository,
+  isUniqueViolation,
+} from '../../../repositories/accounts.js';
 import { serviceInputToRow, serviceToApi } from '../../../repositories/services.js';
 import type { AccountRow } from '../../../repositories/sessions.js';
 import { byBodyEmail, byIp, rateLimit, type RateLimitRule } from '../../../lib/rate-limiter.js';
@@ -36,7 +45,12 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
   const limit = (...rules: RateLimitRule[]) => rateLimit(app.rateLimitStore, rules);
   const loginLimits = limit(
     { name: 'login-ip', max: env.RATE_LOGIN_PER_IP, windowMs: MINUTE, key: byIp },
-    { name: 'login-account', max: env.RATE_LOGIN_PER_ACCOUNT, windowMs: 15 * MINUTE, key: byBodyEmail },
+    {
+      name: 'login-account',
+      max: env.RATE_LOGIN_PER_ACCOUNT,
+      windowMs: 15 * MINUTE,
+      key: byBodyEmail,
+    },
   );
   const signupLimits = (name: string) =>
     limit(
@@ -61,7 +75,12 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
     '/auth/login',
     {
       preHandler: loginLimits,
-      schema: { tags, summary: 'Log in', body: credentialsSchema, response: { 200: accountSchema } },
+      schema: {
+        tags,
+        summary: 'Log in',
+        body: credentialsSchema,
+        response: { 200: accountSchema },
+      },
     },
     async (request, reply) => {
       const { email, password } = request.body;
@@ -106,7 +125,12 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
     '/auth/update',
     {
       preHandler: app.requireAccount,
-      schema: { tags, summary: 'Change personal data', body: personalDataUpdateSchema, response: { 200: accountSchema } },
+      schema: {
+        tags,
+        summary: 'Change personal data',
+        body: personalDataUpdateSchema,
+        response: { 200: accountSchema },
+      },
     },
     async (request) => accountToApi(await repo.update(current(request).id, request.body)),
   );
@@ -118,7 +142,8 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
       schema: {
         tags,
         summary: 'E-mail a temporary password',
-        description: 'Answers the same for an unknown address. The old password keeps working until the temporary one is used.',
+        description:
+          'Answers the same for an unknown address. The old password keeps working until the temporary one is used.',
         body: resetPasswordSchema,
         response: { 200: statusSchema },
       },
@@ -146,7 +171,12 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
   app.post(
     '/auth/register',
     {
-      preHandler: limit({ name: 'register-ip', max: env.RATE_SIGNUP_PER_IP, windowMs: 60 * MINUTE, key: byIp }),
+      preHandler: limit({
+        name: 'register-ip',
+        max: env.RATE_SIGNUP_PER_IP,
+        windowMs: 60 * MINUTE,
+        key: byIp,
+      }),
       schema: {
         tags,
         summary: 'Register a partner with the first service',
@@ -202,7 +232,12 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
     {
       preHandler: [
         app.requireAccount,
-        limit({ name: 'credentials', max: env.RATE_LOGIN_PER_ACCOUNT, windowMs: 15 * MINUTE, key: (r) => r.account!.id }),
+        limit({
+          name: 'credentials',
+          max: env.RATE_LOGIN_PER_ACCOUNT,
+          windowMs: 15 * MINUTE,
+          key: (r) => r.account!.id,
+        }),
       ],
       schema: {
         tags,
