@@ -16,3 +16,4 @@ export * from './i18n/translate.js';
 export * from './stores/authStore.js';
 export * from './stores/confirmStore.js';
 export * from './stores/toastStore.js';
+export * from './cookieConsent.js';
