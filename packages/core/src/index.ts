@@ -3,17 +3,110 @@ export * from './errors.js';
 export * from './i18n/locales.js';
 export * from './schemas/index.js';
 export * from './validation.js';
-export * from './constants.js';
-export * from './countries.js';
-export * from './client/ApiError.js';
-export * from './client/cookies.js';
-export * from './client/createApiClient.js';
-export * from './i18n/createI18n.js';
-export * from './i18n/languageOptions.js';
-export * from './i18n/resources.js';
-export * from './i18n/storage.js';
-export * from './i18n/translate.js';
-export * from './stores/authStore.js';
-export * from './stores/confirmStore.js';
-export * from './stores/toastStore.js';
-export * from './cookieConsent.js';
+export {
+  API_PREFIX,
+  ENV_PATH,
+  XSRF_COOKIE,
+  XSRF_HEADER,
+  ADMIN_SEARCH_MIN,
+  COOKIE_BANNER_HEIGHT,
+  MOBILE_BREAKPOINT,
+  MENU_COLLAPSE,
+  UPDATE_WORKER_DELAY,
+  TRACE_SAMPLE_RATE,
+  STORAGE_KEYS,
+  COOKIES_ESSENTIALS_KEY,
+  COOKIES_MARKETING_KEY,
+} from './constants.js';
+export {
+  COUNTRIES,
+  COUNTRY_CODES,
+  countryNameKey,
+  findByCode,
+  getCountries,
+  FLAG_CODES,
+  hasFlag,
+  FLAG_PLACEHOLDER,
+  flagModuleId,
+  FLAG_BASE_URL,
+  flagUrl,
+  flagClassName,
+} from './countries.js';
+export type { Country } from './countries.js';
+export {
+  NETWORK_ERROR_KEY,
+  TIMEOUT_ERROR_KEY,
+  UNKNOWN_ERROR_KEY,
+  normalizeError,
+  ApiError,
+  isApiError,
+} from './client/ApiError.js';
+export type { NormalizedError } from './client/ApiError.js';
+export { readCookie } from './client/cookies.js';
+export { STATE_CHANGING_METHODS, SILENT_PATHS, createApiClient } from './client/createApiClient.js';
+export type {
+  HttpMethod,
+  ApiClientOptions,
+  RequestOptions,
+  ApiClient,
+} from './client/createApiClient.js';
+export {
+  I18N_OPTIONS,
+  createI18n,
+  initI18n,
+  getI18n,
+  translator,
+  currentLocale,
+} from './i18n/createI18n.js';
+export type { I18n } from './i18n/createI18n.js';
+export { LANGUAGE_OPTIONS } from './i18n/languageOptions.js';
+export { TRANSLATIONS, I18N_NAMESPACE } from './i18n/resources.js';
+export type { TranslationResource } from './i18n/resources.js';
+export { getStoredLocale, storeLocale } from './i18n/storage.js';
+export {
+  toKey,
+  statusTextKey,
+  fieldLabelKey,
+  translateFieldError,
+  MISSING_TRANSLATION_PREFIX,
+  missingTranslation,
+} from './i18n/translate.js';
+export type { Translate } from './i18n/translate.js';
+export {
+  createAuthStore,
+  selectIsLoggedIn,
+  selectIsAdmin,
+  selectIsPartner,
+  selectIsSuperAdmin,
+} from './stores/authStore.js';
+export type { AuthStatus, AuthState, AuthStore, AuthClient } from './stores/authStore.js';
+export {
+  CONFIRM_BASE_Z_INDEX,
+  createConfirmStore,
+  confirmStore,
+  openConfirm,
+} from './stores/confirmStore.js';
+export type {
+  ConfirmResult,
+  ConfirmOptions,
+  ConfirmRequest,
+  ConfirmState,
+  ConfirmStore,
+  ConfirmStoreOptions,
+} from './stores/confirmStore.js';
+export {
+  TOAST_DEFAULT_LIFE,
+  MAIN_TOAST_LIFE,
+  TOAST_WIDTH,
+  createToastStore,
+  toastStore,
+  showToast,
+} from './stores/toastStore.js';
+export type { Toast, ToastState, ToastStore, ToastStoreOptions } from './stores/toastStore.js';
+export {
+  readCookieConsent,
+  acceptAllCookies,
+  rejectCookies,
+  saveCookieConsent,
+} from './cookieConsent.js';
+export type { ConsentStorage, CookieConsent } from './cookieConsent.js';
