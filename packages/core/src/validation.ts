@@ -152,4 +152,6 @@ export const phoneSchema = z
   .string()
   .trim()
   .max(LIMITS.phoneMax)
-  .refine((v) => v === '' || /^\+?[0-9][0-9 ().-]{4,}$/.test(v), { error: VALIDATION_KEYS.phone });
+  .refine((v) => v === '' || /^(\+|\()?[0-9][0-9 ().-]{4,}$/.test(v), {
+    error: VALIDATION_KEYS.phone,
+  });
