@@ -5,3 +5,5 @@ export * from './registration.js';
 export * from './report.js';
 export * from './service.js';
 export * from './vacancy.js';
+export * from './search.js';
+export * from './geocode.js';

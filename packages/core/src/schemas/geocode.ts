@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { LIMITS } from '../validation.js';
+import { addressDetailsSchema, countryCodeSchema } from './service.js';
+
+/** Query of `GET geocode`: an address, optionally narrowed to a country. */
+export const geocodeQuerySchema = z.strictObject({
+  address: z.string().trim().min(1).max(LIMITS.addressMax),
+  country: countryCodeSchema.optional(),
+});
+export type GeocodeQuery = z.output<typeof geocodeQuerySchema>;
+
+export const GEOCODE_STATUSES = ['ok', 'wrong_address', 'ambiguous'] as const;
+
+/**
+ * `ok`: exactly one candidate; `wrong_address`: none (spec §5 "a wrong address was chosen");
+ * `ambiguous`: several, to choose from ("add more details or select one of the options").
+ */
+export const geocodeResultSchema = z.object({
+  status: z.enum(GEOCODE_STATUSES),
+  candidates: z.array(addressDetailsSchema),
+});
+export type GeocodeResult = z.infer<typeof geocodeResultSchema>;
