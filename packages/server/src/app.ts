@@ -11,6 +11,8 @@ import { securityPlugin } from './plugins/security.js';
 import { sitePlugin } from './plugins/site.js';
 import { accountRoutes } from './routes/api/v1/account.js';
 import { authRoutes } from './routes/api/v1/auth.js';
+import { geocodeRoutes } from './routes/api/v1/geocode.js';
+import { mapRoutes } from './routes/api/v1/map.js';
 import { envRoutes } from './routes/env.js';
 import { healthRoutes } from './routes/health.js';
 
@@ -59,6 +61,8 @@ export async function buildApp({ env, database }: AppOptions): Promise<FastifyIn
     async (api) => {
       await api.register(authRoutes, { env });
       await api.register(accountRoutes);
+      await api.register(mapRoutes);
+      await api.register(geocodeRoutes, { env });
     },
     { prefix: '/api/v1' },
   );
