@@ -10,9 +10,14 @@ import { mailPlugin } from './plugins/mail.js';
 import { securityPlugin } from './plugins/security.js';
 import { sitePlugin } from './plugins/site.js';
 import { accountRoutes } from './routes/api/v1/account.js';
+import { adminRoutes } from './routes/api/v1/admin.js';
 import { authRoutes } from './routes/api/v1/auth.js';
 import { geocodeRoutes } from './routes/api/v1/geocode.js';
 import { mapRoutes } from './routes/api/v1/map.js';
+import { myRoutes } from './routes/api/v1/my.js';
+import { reportRoutes } from './routes/api/v1/reports.js';
+import { serviceRoutes } from './routes/api/v1/services.js';
+import { vacancyRoutes } from './routes/api/v1/vacancies.js';
 import { envRoutes } from './routes/env.js';
 import { healthRoutes } from './routes/health.js';
 
@@ -61,6 +66,11 @@ export async function buildApp({ env, database }: AppOptions): Promise<FastifyIn
     async (api) => {
       await api.register(authRoutes, { env });
       await api.register(accountRoutes);
+      await api.register(serviceRoutes);
+      await api.register(vacancyRoutes);
+      await api.register(myRoutes);
+      await api.register(reportRoutes);
+      await api.register(adminRoutes);
       await api.register(mapRoutes);
       await api.register(geocodeRoutes, { env });
     },

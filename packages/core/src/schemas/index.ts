@@ -7,3 +7,4 @@ export * from './service.js';
 export * from './vacancy.js';
 export * from './search.js';
 export * from './geocode.js';
+export * from './catalogue.js';

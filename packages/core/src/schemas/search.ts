@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { categoryFilterSchema, categorySchema } from '../categories.js';
-import { experienceSchema } from './vacancy.js';
+import { experienceSchema, vacancySchema } from './vacancy.js';
 import { countryCodeSchema, serviceStatusSchema } from './service.js';
 
 /** Query-string booleans: `true`/`1` and `false`/`0`. */
@@ -173,3 +173,16 @@ export const adminServiceQuerySchema = z.strictObject({
   pageSize,
 });
 export type AdminServiceQuery = z.output<typeof adminServiceQuerySchema>;
+
+/** A vacancy in search results, with its service. */
+export const vacancyHitSchema = vacancySchema.extend({
+  service: z.object({
+    id: z.string(),
+    name: z.string(),
+    countryCode: z.string(),
+    category: categorySchema.nullable(),
+  }),
+});
+export type VacancyHit = z.infer<typeof vacancyHitSchema>;
+export const vacancyPageSchema = pageOf(vacancyHitSchema);
+export type VacancyPage = z.infer<typeof vacancyPageSchema>;

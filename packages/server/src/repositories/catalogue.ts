@@ -1,0 +1,79 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { ServiceSummary, Vacancy } from '@poruch/core';
+import type { Db } from '../db/index.js';
+import { auditLog, services, vacancies } from '../db/schema.js';
+import type { ServiceRow } from './services.js';
+
+/** Anything that can run queries: the database or a transaction. */
+export type Executor = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
+
+export type VacancyRow = typeof vacancies.$inferSelect;
+
+export function vacancyToApi(row: VacancyRow): Vacancy {
+  return {
+    id: row.id,
+    serviceId: row.serviceId,
+    name: row.name,
+    requirements: row.requirements,
+    description: row.description,
+    salary: row.salary,
+    experience: row.experience,
+    isOpen: row.isOpen,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The public summary of a service: no owner, no status. */
+export function serviceToSummary(row: ServiceRow): ServiceSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    countryCode: row.countryCode,
+    category: row.category,
+    address: row.address,
+    lat: row.lat,
+    lng: row.lng,
+    descriptionUa: row.descriptionUa,
+    descriptionOther: row.descriptionOther,
+    website: row.website,
+    phone: row.phone,
+    isOnline: row.isOnline,
+    haveVacancy: row.haveVacancy,
+    isPartner: row.isPartner,
+    usedCount: row.usedCount,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Keeps the have-vacancy flag equal to "has at least one open vacancy". */
+export async function syncHaveVacancy(db: Executor, serviceId: string) {
+  await db
+    .update(services)
+    .set({
+      haveVacancy: sql`exists (select 1 from ${vacancies} where ${vacancies.serviceId} = ${serviceId} and ${vacancies.isOpen})`,
+    })
+    .where(eq(services.id, serviceId));
+}
+
+/** A service owned by the account, or null: the ownership check of every partner route. */
+export async function findOwnedService(db: Executor, serviceId: string, ownerId: string) {
+  const rows = await db
+    .select()
+    .from(services)
+    .where(and(eq(services.id, serviceId), eq(services.ownerId, ownerId)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Records an admin action: who, what, when. */
+export async function audit(
+  db: Executor,
+  actorId: string,
+  action: string,
+  targetType: string,
+  targetId: string | null,
+  details: Record<string, unknown> = {},
+) {
+  await db.insert(auditLog).values({ actorId, action, targetType, targetId, details });
+}

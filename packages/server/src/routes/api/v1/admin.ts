@@ -1,0 +1,303 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { and, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  LIMITS,
+  PoruchError,
+  adminCreateSchema,
+  adminCreatedSchema,
+  adminServiceQuerySchema,
+  adminServiceSchema,
+  auditEntrySchema,
+  declineSchema,
+  idParamsSchema,
+  pageOf,
+  partnerFlagSchema,
+} from '@poruch/core';
+import { accounts, auditLog, services } from '../../../db/schema.js';
+import { generatePassword, hashPassword } from '../../../lib/passwords.js';
+import {
+  accountToApi,
+  accountsRepository,
+  isUniqueViolation,
+} from '../../../repositories/accounts.js';
+import { audit, type Executor } from '../../../repositories/catalogue.js';
+import { serviceToApi, type ServiceRow } from '../../../repositories/services.js';
+
+/** LIKE wildcards in a user's text are literal characters. */
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Administration: review, partner marks, administrators, audit log. */
+export async function adminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['admin'];
+  app.addHook('preHandler', app.requireAdmin);
+
+  const withOwner = async (db: Executor, row: ServiceRow) => {
+    const owner = row.ownerId ? await accountsRepository(db as never).findById(row.ownerId) : null;
+    return {
+      ...serviceToApi(row),
+      owner: owner
+        ? {
+            id: owner.id,
+            email: owner.email,
+            firstName: owner.firstName,
+            lastName: owner.lastName,
+            phone: owner.phone,
+          }
+        : null,
+    };
+  };
+
+  app.get(
+    '/admin/services',
+    {
+      schema: {
+        tags,
+        summary: 'Services of clients and partners, with filters and search (3+ characters)',
+        querystring: adminServiceQuerySchema,
+        response: { 200: pageOf(adminServiceSchema) },
+      },
+    },
+    async (request) => {
+      const { q, status, country, category, isPartner, page, pageSize } = request.query;
+      if (q !== undefined && q.length > 0 && q.length < LIMITS.adminSearchMin) {
+        throw new PoruchError(400, 'admin_search_too_short', undefined, [
+          { field: 'q', key: 'validation.min_length', params: { length: LIMITS.adminSearchMin } },
+        ]);
+      }
+      const filters: (SQL | undefined)[] = [
+        status ? eq(services.status, status) : undefined,
+        country ? eq(services.countryCode, country) : undefined,
+        category === 'empty'
+          ? isNull(services.category)
+          : category !== 'all'
+            ? eq(services.category, category)
+            : undefined,
+        isPartner !== undefined ? eq(services.isPartner, isPartner) : undefined,
+      ];
+      if (q) {
+        const like = `%${likeEscape(q)}%`;
+        filters.push(
+          or(
+            ilike(services.name, like),
+            ilike(services.address, like),
+            ilike(services.phone, like),
+            ilike(accounts.email, like),
+            ilike(accounts.firstName, like),
+            ilike(accounts.lastName, like),
+          ),
+        );
+      }
+      const where = and(...filters);
+      const [rows, [total]] = await Promise.all([
+        app.db
+          .select({ service: services, owner: accounts })
+          .from(services)
+          .leftJoin(accounts, eq(accounts.id, services.ownerId))
+          .where(where)
+          .orderBy(desc(services.createdAt))
+          .limit(pageSize)
+          .offset((page - 1) * pageSize),
+        app.db
+          .select({ n: count() })
+          .from(services)
+          .leftJoin(accounts, eq(accounts.id, services.ownerId))
+          .where(where),
+      ]);
+      return {
+        items: rows.map(({ service, owner }) => ({
+          ...serviceToApi(service),
+          owner: owner
+            ? {
+                id: owner.id,
+                email: owner.email,
+                firstName: owner.firstName,
+                lastName: owner.lastName,
+                phone: owner.phone,
+              }
+            : null,
+        })),
+        total: total!.n,
+        page,
+        pageSize,
+      };
+    },
+  );
+
+  app.get(
+    '/admin/services/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One service for review',
+        params: idParamsSchema,
+        response: { 200: adminServiceSchema },
+      },
+    },
+    async (request) => {
+      const [row] = await app.db.select().from(services).where(eq(services.id, request.params.id));
+      if (!row) throw new PoruchError(404, 'resource_was_not_found');
+      return withOwner(app.db, row);
+    },
+  );
+
+  /** Changes a service in a transaction with its audit row. */
+  const change = (
+    id: string,
+    actorId: string,
+    action: string,
+    values: Partial<ServiceRow>,
+    details = {},
+  ) =>
+    app.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(services)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(services.id, id))
+        .returning();
+      if (!row) throw new PoruchError(404, 'resource_was_not_found');
+      await audit(tx, actorId, action, 'service', id, details);
+      return withOwner(tx, row);
+    });
+
+  app.post(
+    '/admin/services/:id/approve',
+    {
+      schema: {
+        tags,
+        summary: 'Approve a service',
+        params: idParamsSchema,
+        response: { 200: adminServiceSchema },
+      },
+    },
+    async (request) =>
+      change(request.params.id, request.account!.id, 'service.approve', {
+        status: 'approved',
+        declineReason: null,
+      }),
+  );
+
+  app.post(
+    '/admin/services/:id/decline',
+    {
+      schema: {
+        tags,
+        summary: 'Decline a service with a reason shown to the owner',
+        params: idParamsSchema,
+        body: declineSchema,
+        response: { 200: adminServiceSchema },
+      },
+    },
+    async (request) =>
+      change(
+        request.params.id,
+        request.account!.id,
+        'service.decline',
+        { status: 'declined', declineReason: request.body.reason },
+        { reason: request.body.reason },
+      ),
+  );
+
+  app.put(
+    '/admin/services/:id/partner',
+    {
+      schema: {
+        tags,
+        summary: 'Mark or unmark a service as partner',
+        params: idParamsSchema,
+        body: partnerFlagSchema,
+        response: { 200: adminServiceSchema },
+      },
+    },
+    async (request) =>
+      change(
+        request.params.id,
+        request.account!.id,
+        request.body.isPartner ? 'service.partner_mark' : 'service.partner_unmark',
+        { isPartner: request.body.isPartner },
+      ),
+  );
+
+  app.post(
+    '/admin/administrators',
+    {
+      preHandler: app.requireSuperAdmin,
+      schema: {
+        tags,
+        summary: 'Add an administrator (super administrators only); the password is shown once',
+        body: adminCreateSchema,
+        response: { 201: adminCreatedSchema },
+      },
+    },
+    async (request, reply) => {
+      const password = generatePassword(20);
+      const passwordHash = await hashPassword(password);
+      try {
+        const account = await app.db.transaction(async (tx) => {
+          const [row] = await tx
+            .insert(accounts)
+            .values({
+              email: request.body.email,
+              firstName: request.body.firstName,
+              isSuper: request.body.isSuper,
+              type: 'ADMIN',
+              passwordHash,
+            })
+            .returning();
+          await audit(tx, request.account!.id, 'admin.create', 'account', row!.id, {
+            isSuper: request.body.isSuper,
+          });
+          return row!;
+        });
+        return reply.code(201).send({ account: accountToApi(account), password });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new PoruchError(409, 'email_is_used');
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    '/admin/audit',
+    {
+      schema: {
+        tags,
+        summary: 'Audit log of admin actions: who, what, when',
+        querystring: z.strictObject({
+          page: z.coerce.number().int().min(1).max(10_000).default(1),
+          pageSize: z.coerce.number().int().min(1).max(100).default(50),
+        }),
+        response: { 200: pageOf(auditEntrySchema) },
+      },
+    },
+    async (request) => {
+      const { page, pageSize } = request.query;
+      const [rows, [total]] = await Promise.all([
+        app.db
+          .select({ entry: auditLog, actor: { id: accounts.id, email: accounts.email } })
+          .from(auditLog)
+          .leftJoin(accounts, eq(accounts.id, auditLog.actorId))
+          .orderBy(desc(auditLog.createdAt))
+          .limit(pageSize)
+          .offset((page - 1) * pageSize),
+        app.db.select({ n: count() }).from(auditLog),
+      ]);
+      return {
+        items: rows.map(({ entry, actor }) => ({
+          id: entry.id,
+          actor: actor?.id ? { id: actor.id, email: actor.email } : null,
+          action: entry.action,
+          targetType: entry.targetType,
+          targetId: entry.targetId,
+          details: entry.details,
+          createdAt: entry.createdAt.toISOString(),
+        })),
+        total: total!.n,
+        page,
+        pageSize,
+      };
+    },
+  );
+}

@@ -1,0 +1,116 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import {
+  PoruchError,
+  idParamsSchema,
+  serviceProfileSchema,
+  servicePageSchema,
+  serviceSearchQuerySchema,
+  usedMarkResultSchema,
+  usedMarkSchema,
+} from '@poruch/core';
+import { services, usedMarks, vacancies } from '../../../db/schema.js';
+import { byIp, rateLimit } from '../../../lib/rate-limiter.js';
+import { serviceToSummary, vacancyToApi } from '../../../repositories/catalogue.js';
+import { searchServices } from '../../../search/index.js';
+
+/** Public catalogue: search, profile and "I have used this service". */
+export async function serviceRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['services'];
+
+  app.get(
+    '/services',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Search approved services',
+        description:
+          'Typo-tolerant search in Cyrillic and Latin over name, descriptions, address, city and category, with filters, pagination and the total.',
+        querystring: serviceSearchQuerySchema,
+        response: { 200: servicePageSchema },
+      },
+    },
+    async (request) => searchServices(app.db, request.query),
+  );
+
+  app.get(
+    '/services/:id',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Public profile of an approved service',
+        params: idParamsSchema,
+        response: { 200: serviceProfileSchema },
+      },
+    },
+    async (request) => {
+      const [row] = await app.db
+        .select()
+        .from(services)
+        .where(and(eq(services.id, request.params.id), eq(services.status, 'approved')))
+        .limit(1);
+      if (!row) throw new PoruchError(404, 'resource_was_not_found');
+      const open = await app.db
+        .select()
+        .from(vacancies)
+        .where(and(eq(vacancies.serviceId, row.id), eq(vacancies.isOpen, true)))
+        .orderBy(desc(vacancies.createdAt));
+      return {
+        ...serviceToSummary(row),
+        addressDetails: row.addressDetails,
+        originalPlace: row.originalPlace,
+        vacancies: open.map(vacancyToApi),
+      };
+    },
+  );
+
+  app.post(
+    '/services/:id/used',
+    {
+      // Anonymous and cookie-less, so embedded widgets on other sites can post it.
+      config: { public: true, csrf: false },
+      preHandler: rateLimit(app.rateLimitStore, [
+        { name: 'used-ip', max: 30, windowMs: 60 * 60_000, key: byIp },
+      ]),
+      schema: {
+        tags,
+        summary: 'Mark "I have used this service" (once per browser)',
+        params: idParamsSchema,
+        body: usedMarkSchema,
+        response: { 200: usedMarkResultSchema },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      return app.db.transaction(async (tx) => {
+        const [row] = await tx
+          .select({ id: services.id })
+          .from(services)
+          .where(and(eq(services.id, id), eq(services.status, 'approved')))
+          .limit(1);
+        if (!row) throw new PoruchError(404, 'resource_was_not_found');
+        const inserted = await tx
+          .insert(usedMarks)
+          .values({ serviceId: id, browserId: request.body.browserId })
+          .onConflictDoNothing()
+          .returning({ serviceId: usedMarks.serviceId });
+        const counted = inserted.length > 0;
+        const [updated] = counted
+          ? await tx
+              .update(services)
+              .set({ usedCount: sql`${services.usedCount} + 1` })
+              .where(eq(services.id, id))
+              .returning({ usedCount: services.usedCount })
+          : await tx
+              .select({ usedCount: services.usedCount })
+              .from(services)
+              .where(eq(services.id, id));
+        return { usedCount: updated!.usedCount, counted };
+      });
+    },
+  );
+}
