@@ -1,4 +1,80 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { mapQuerySchema, mapResultSchema } from '@poruch/core';
+import { closeMapCache, mapCacheOf } from '../../../map/index.js';
 
-/** `GET map`: clusters and points. (Being written: the map part of the catalogue issue.) */
-export async function mapRoutes(_app: FastifyInstance) {}
+/**
+ * Browsers revalidate every time (cheap: the ETag answers 304); a CDN may keep an answer for 30 s,
+ * the same order as the cross-instance staleness bound. See docs/map.md.
+ */
+const CACHE_CONTROL = 'public, max-age=0, s-maxage=30, stale-while-revalidate=30';
+
+/**
+ * Leaflet gives longitudes beyond ±180 once the world has wrapped; the core bbox schema only
+ * takes [-180, 180]. Wrap them (and clamp latitudes) before validation, so a bbox that crosses
+ * the antimeridian or is wider than the world is answered instead of refused. Anything that is
+ * not four finite numbers is left for the schema to refuse.
+ */
+export function wrapBBoxParam(raw: string): string {
+  const parts = raw.split(',').map(Number);
+  if (parts.length !== 4 || parts.some((n) => !Number.isFinite(n))) return raw;
+  let [minLng, minLat, maxLng, maxLat] = parts as [number, number, number, number];
+  if (minLat > maxLat) return raw;
+  minLat = Math.max(-90, minLat);
+  maxLat = Math.min(90, maxLat);
+  if (minLng < -180 || maxLng > 180) {
+    if (maxLng - minLng >= 360) {
+      minLng = -180;
+      maxLng = 180;
+    } else {
+      const wrap = (lng: number) => ((((lng + 180) % 360) + 360) % 360) - 180;
+      minLng = wrap(minLng);
+      maxLng = maxLng === 180 ? 180 : wrap(maxLng);
+    }
+  }
+  return `${minLng},${minLat},${maxLng},${maxLat}`;
+}
+
+/** `GET map`: clusters and points of the visible services in a bbox at a zoom. */
+export async function mapRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const cache = mapCacheOf(app);
+  app.addHook('onClose', async () => closeMapCache(app));
+
+  app.get(
+    '/map',
+    {
+      config: { public: true },
+      preValidation: async (request) => {
+        const query = request.query as Record<string, unknown>;
+        if (typeof query.bbox === 'string') query.bbox = wrapBBoxParam(query.bbox);
+      },
+      schema: {
+        tags: ['map'],
+        summary: 'Clusters and points in a bounding box',
+        description:
+          'Approved services shown on the map, clustered on the server: at most about 500 items per answer at any zoom ' +
+          '(the zoom steps down when more would come back; the header X-Map-Zoom says which zoom answered). ' +
+          'A bbox crossing the antimeridian has minLng > maxLng. `q` is accepted but not applied yet (see docs/map.md). ' +
+          'Answers carry an ETag and may be up to about a second stale across instances.',
+        querystring: mapQuerySchema,
+        response: { 200: mapResultSchema },
+      },
+    },
+    async (request, reply) => {
+      const { bbox, zoom, country, category, online } = request.query;
+      const { index, version } = await cache.get({ country, category, online });
+      const etag = `W/"${createHash('sha1')
+        .update(`${version}|${request.url}`)
+        .digest('base64url')
+        .slice(0, 22)}"`;
+      reply.header('cache-control', CACHE_CONTROL).header('etag', etag);
+      if (request.headers['if-none-match'] === etag)
+        return (reply as FastifyReply).code(304).send();
+      const result = index.query(bbox, zoom);
+      reply.header('x-map-zoom', String(result.zoom));
+      return { clusters: result.clusters, points: result.points };
+    },
+  );
+}

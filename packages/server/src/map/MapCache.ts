@@ -1,0 +1,249 @@
+import type { CategoryFilter } from '@poruch/core';
+import { and, count, eq, isNotNull, max, sql } from 'drizzle-orm';
+import type { Db } from '../db/index.js';
+import { services, settings } from '../db/schema.js';
+import { MapIndex, toFeature, type MapFeature, type MapService } from './MapIndex.js';
+
+/** The filters that pick which services an index holds. */
+export interface MapFilter {
+  country?: string;
+  /** A category key, `all` (no filter) or `empty` (no category). Defaults to all. */
+  category?: CategoryFilter;
+  /** Online services only (true), offline only (false), or both (undefined). */
+  online?: boolean;
+}
+
+export interface MapCacheOptions {
+  /** How often, at most, the catalogue version is asked of the database. Defaults to 1000 ms. */
+  checkIntervalMs?: number;
+  /** How many filter combinations keep an index. Defaults to 32. */
+  maxIndexes?: number;
+  /** Where background failures go. Defaults to console.error. */
+  onError?: (err: unknown) => void;
+}
+
+/** The settings row that writers bump so every instance notices a change at its next check. */
+export const MAP_VERSION_KEY = 'map_version';
+
+/** Every visible service, as read at one catalogue version. */
+interface Snapshot {
+  version: string;
+  features: MapFeature[];
+  generation: number;
+}
+
+interface Entry {
+  version: string;
+  index: MapIndex;
+}
+
+/** The cache key of a filter combination. */
+export const filterKey = (f: MapFilter): string =>
+  `${f.country ?? '*'}|${f.category ?? 'all'}|${f.online === undefined ? '*' : f.online ? '1' : '0'}`;
+
+const matches = (f: MapFilter) => {
+  const category = f.category ?? 'all';
+  return (s: MapService) =>
+    (f.country === undefined || s.countryCode === f.country) &&
+    (category === 'all' ||
+      (category === 'empty' ? s.category === null : s.category === category)) &&
+    (f.online === undefined || s.isOnline === f.online);
+};
+
+/**
+ * Map indexes per filter combination, built in memory from one lean SELECT of the visible
+ * services and kept in an LRU.
+ *
+ * Freshness across instances: at most once per `checkIntervalMs` a request triggers a cheap
+ * version check (the `map_version` settings row, plus count and latest `updated_at` of all
+ * services). The request does not wait for it: it is answered from the index it has while a new
+ * snapshot loads in the background (stale-while-revalidate). A change made through another
+ * instance therefore shows up after at most checkIntervalMs plus one reload. `invalidate()`
+ * (after a write on this instance) drops everything, so the next request waits for fresh data.
+ */
+export class MapCache {
+  private readonly checkIntervalMs: number;
+  private readonly maxIndexes: number;
+  private readonly onError: (err: unknown) => void;
+  private snapshot: Snapshot | null = null;
+  private readonly entries = new Map<string, Entry>();
+  private readonly rebuilding = new Set<string>();
+  private loading: { generation: number; promise: Promise<void> } | null = null;
+  private checking: Promise<void> | null = null;
+  private lastCheck = 0;
+  private generation = 0;
+  private closed = false;
+  private readonly timers = new Set<NodeJS.Immediate>();
+
+  constructor(
+    private readonly db: Db,
+    options: MapCacheOptions = {},
+  ) {
+    this.checkIntervalMs = options.checkIntervalMs ?? 1000;
+    this.maxIndexes = options.maxIndexes ?? 32;
+    this.onError = options.onError ?? ((err) => console.error('[poruch] map cache:', err));
+  }
+
+  /** The catalogue version the current snapshot was read at, if any. */
+  get version(): string | null {
+    return this.snapshot?.version ?? null;
+  }
+
+  /** The index for a filter combination: built on first use, then served until it is stale. */
+  async get(filter: MapFilter): Promise<{ index: MapIndex; version: string }> {
+    let snap = this.snapshot;
+    while (!snap || snap.generation !== this.generation) {
+      await this.load();
+      snap = this.snapshot;
+    }
+    if (Date.now() - this.lastCheck >= this.checkIntervalMs) void this.check();
+
+    const key = filterKey(filter);
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      if (entry.version !== snap.version) this.scheduleRebuild(key, filter);
+      return entry;
+    }
+    return this.build(key, filter, snap);
+  }
+
+  /**
+   * Forgets every index and snapshot: the next request reads the database again and waits for
+   * it. Call it after a write on this instance so the writer sees its change at once.
+   */
+  invalidate(): void {
+    this.generation++;
+    this.snapshot = null;
+    this.entries.clear();
+  }
+
+  /** Waits for background work and stops scheduling more. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.timers) clearImmediate(t);
+    this.timers.clear();
+    await Promise.allSettled([this.loading?.promise, this.checking]);
+  }
+
+  /** Builds the index of a combination from the snapshot (synchronous, CPU only). */
+  private build(key: string, filter: MapFilter, snap: Snapshot): Entry {
+    const all = filterKey({}) === key;
+    const features = all
+      ? snap.features
+      : snap.features.filter((f) => matches(filter)(f.properties));
+    const entry = { version: snap.version, index: new MapIndex(features) };
+    this.entries.set(key, entry);
+    while (this.entries.size > this.maxIndexes) {
+      this.entries.delete(this.entries.keys().next().value!);
+    }
+    return entry;
+  }
+
+  /** Rebuilds a stale index after the current request has been answered. */
+  private scheduleRebuild(key: string, filter: MapFilter) {
+    if (this.rebuilding.has(key) || this.closed) return;
+    this.rebuilding.add(key);
+    const timer = setImmediate(() => {
+      this.timers.delete(timer);
+      this.rebuilding.delete(key);
+      const snap = this.snapshot;
+      const entry = this.entries.get(key);
+      if (!snap || (entry && entry.version === snap.version)) return;
+      try {
+        this.build(key, filter, snap);
+      } catch (err) {
+        this.onError(err);
+      }
+    });
+    this.timers.add(timer);
+  }
+
+  /** Asks the database for the catalogue version; reloads in the background if it moved. */
+  private check(): Promise<void> {
+    if (this.checking || this.closed) return this.checking ?? Promise.resolve();
+    this.lastCheck = Date.now();
+    const generation = this.generation;
+    this.checking = readVersion(this.db)
+      .then((version) => {
+        if (this.closed || generation !== this.generation) return;
+        if (this.snapshot && version !== this.snapshot.version) return this.load();
+      })
+      .catch(this.onError)
+      .finally(() => {
+        this.checking = null;
+      });
+    return this.checking;
+  }
+
+  /** Reads a new snapshot (once per generation, however many requests wait for it). */
+  private load(): Promise<void> {
+    const generation = this.generation;
+    if (this.loading && this.loading.generation === generation) return this.loading.promise;
+    const promise = (async () => {
+      // Version first: a write landing between the two reads makes the next check reload again,
+      // never hides the write.
+      const version = await readVersion(this.db);
+      const features = (await readServices(this.db)).map(toFeature);
+      this.lastCheck = Date.now();
+      if (generation !== this.generation) return;
+      this.snapshot = { version, features, generation };
+    })().finally(() => {
+      if (this.loading?.promise === promise) this.loading = null;
+    });
+    this.loading = { generation, promise };
+    return promise;
+  }
+}
+
+/**
+ * The catalogue version: the writers' counter in settings, and the count and latest update of all
+ * services (so direct SQL writes that keep `updated_at` current are seen too).
+ */
+export async function readVersion(db: Db): Promise<string> {
+  const [row] = await db
+    .select({
+      n: count(),
+      at: max(services.updatedAt),
+      v: sql<
+        string | null
+      >`(select ${settings.value} from ${settings} where ${settings.key} = ${MAP_VERSION_KEY})`,
+    })
+    .from(services);
+  const at = row?.at ? new Date(row.at as unknown as string).getTime() : 0;
+  return `${row?.v ?? 0}.${row?.n ?? 0}.${at}`;
+}
+
+/** The one lean SELECT: every approved service shown on the map with a position. */
+export async function readServices(db: Db): Promise<MapService[]> {
+  const rows = await db
+    .select({
+      id: services.id,
+      name: services.name,
+      category: services.category,
+      lat: services.lat,
+      lng: services.lng,
+      countryCode: services.countryCode,
+      isOnline: services.isOnline,
+    })
+    .from(services)
+    .where(
+      and(
+        eq(services.status, 'approved'),
+        eq(services.showOnMap, true),
+        isNotNull(services.lat),
+        isNotNull(services.lng),
+      ),
+    );
+  return rows as MapService[];
+}
+
+/** Bumps the settings row every instance compares at its next version check. */
+export async function bumpMapVersion(db: Db): Promise<void> {
+  const value = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  await db
+    .insert(settings)
+    .values({ key: MAP_VERSION_KEY, value })
+    .onConflictDoUpdate({ target: settings.key, set: { value } });
+}
