@@ -4,7 +4,14 @@ import { bumpMapVersion, MapCache } from './MapCache.js';
 
 export { MapCache, bumpMapVersion, filterKey, readServices, readVersion } from './MapCache.js';
 export type { MapCacheOptions, MapFilter } from './MapCache.js';
-export { MapIndex, MAX_CLUSTER_ZOOM, MAX_ITEMS, fitZoom, normalizeBBox } from './MapIndex.js';
+export {
+  MapIndex,
+  MAX_CLUSTER_ZOOM,
+  MAX_ITEMS,
+  fitZoom,
+  normalizeBBox,
+  toFeature,
+} from './MapIndex.js';
 export type { MapFeature, MapQueryResult, MapService } from './MapIndex.js';
 
 /**

@@ -177,7 +177,7 @@ describe('GET /api/v1/map', () => {
       `bbox=${WORLD}&zoom=3&online=maybe`,
       `bbox=${WORLD}&zoom=3&extra=1`,
     ]) {
-      const res = await map(query);
+      const res = await client.get(`/api/v1/map?${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.errors.message, query).toBe('validation_failed');
     }

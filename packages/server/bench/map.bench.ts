@@ -1,0 +1,289 @@
+/**
+ * Map benchmark: 100k synthetic services on PGlite and on PostgreSQL, in one run.
+ *
+ *   pnpm --filter @poruch/server exec tsx bench/map.bench.ts [--services 100000] [--requests 400]
+ *     [--duration 10] [--pg postgres://postgres:postgres@127.0.0.1:5432/postgres] [--no-pg]
+ *
+ * Measures, per database: seeding, the version check and the lean SELECT, cold build of the
+ * unfiltered index (first request) and of one filtered index, map p50/p95 over HTTP at zooms 3,
+ * 8 and 14 (random 1280×800 viewports centred on random visible services, so around populated
+ * areas), and requests/s at 50 connections with autocannon for the map and for /healthz (the
+ * ceiling) against the same server. Prints a Markdown table for docs/performance.md.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { openDatabase, type Database } from '../src/db/index.js';
+import { loadEnv } from '../src/env.js';
+import { MapIndex, readServices, readVersion, toFeature } from '../src/map/index.js';
+import { Random } from '../src/seed/random.js';
+import { seedSynthetic } from '../src/seed/synthetic.js';
+
+const { values: args } = parseArgs({
+  options: {
+    services: { type: 'string', default: '100000' },
+    vacancies: { type: 'string', default: '0' },
+    requests: { type: 'string', default: '400' },
+    duration: { type: 'string', default: '10' },
+    pg: {
+      type: 'string',
+      default:
+        process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres',
+    },
+    'no-pg': { type: 'boolean', default: false },
+  },
+});
+const SERVICES = Number(args.services);
+const REQUESTS = Number(args.requests);
+const DURATION = Number(args.duration);
+const ZOOMS = [3, 8, 14];
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+const timed = async <T>(fn: () => Promise<T> | T): Promise<[T, number]> => {
+  const t = performance.now();
+  const value = await fn();
+  return [value, performance.now() - t];
+};
+
+/** The bbox of a 1280×800 map centred on a point at a zoom (256-px tiles). */
+function viewport(lat: number, lng: number, zoom: number, width = 1280, height = 800) {
+  const scale = 256 * 2 ** zoom;
+  const x = lng / 360 + 0.5;
+  const sin = Math.sin((lat * Math.PI) / 180);
+  const y = 0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI;
+  const toLat = (py: number) =>
+    (360 / Math.PI) * Math.atan(Math.exp((180 - py * 360) * (Math.PI / 180))) - 90;
+  const clampLng = (l: number) => Math.max(-180, Math.min(180, l));
+  const dx = width / 2 / scale;
+  const dy = height / 2 / scale;
+  return [
+    clampLng((x - dx - 0.5) * 360),
+    Math.max(-85, toLat(Math.min(1, y + dy))),
+    clampLng((x + dx - 0.5) * 360),
+    Math.min(85, toLat(Math.max(0, y - dy))),
+  ]
+    .map((n) => n.toFixed(5))
+    .join(',');
+}
+
+async function postgresDatabase(serverUrl: string) {
+  const name = `poruch_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), dataDir: '' });
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+interface Result {
+  kind: string;
+  seedMs: number;
+  visible: number;
+  versionCheck: { p50: number; p95: number };
+  selectMs: number;
+  buildMs: number;
+  coldFirstRequestMs: number;
+  coldFilteredMs: number;
+  zooms: Record<number, { p50: number; p95: number; items: number }>;
+  filtered: { p50: number; p95: number };
+  rpsMap: number;
+  rpsHealth: number;
+  latencyMapP99: number;
+}
+
+async function benchOne(kind: string, database: Database): Promise<Result> {
+  const db = database.db;
+  console.error(`[${kind}] seeding ${SERVICES} services…`);
+  const [, seedMs] = await timed(() =>
+    seedSynthetic(db, { services: SERVICES, vacancies: Number(args.vacancies), seed: 1 }),
+  );
+  if (kind === 'postgres') {
+    const { sql } = await import('drizzle-orm');
+    await db.execute(sql`analyze`);
+  }
+
+  // Database side of the cache: the version check (once a second) and the lean SELECT (per change).
+  const checks: number[] = [];
+  for (let i = 0; i < 30; i++) checks.push((await timed(() => readVersion(db)))[1]);
+  checks.sort((a, b) => a - b);
+  const [rows, selectMs] = await timed(() => readServices(db));
+  const features = rows.map(toFeature);
+  const [, buildMs] = await timed(() => new MapIndex(features));
+
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-bench-'));
+  const env = loadEnv({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'silent',
+  });
+  const app = await buildApp({ env, database });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const get = async (query: string) => {
+      const res = await fetch(`${base}/api/v1/map?${query}`);
+      if (res.status !== 200) throw new Error(`map ${res.status}: ${await res.text()}`);
+      return (await res.json()) as { clusters: unknown[]; points: unknown[] };
+    };
+    const [, coldFirstRequestMs] = await timed(() => get('bbox=-180,-85,180,85&zoom=2'));
+    const [, coldFilteredMs] = await timed(() => get('bbox=-180,-85,180,85&zoom=2&country=DE'));
+
+    const random = new Random(99);
+    const centre = () => rows[random.int(0, rows.length - 1)]!;
+    const zooms: Result['zooms'] = {};
+    for (const zoom of ZOOMS) {
+      const queries = Array.from({ length: REQUESTS }, () => {
+        const c = centre();
+        return `bbox=${viewport(c.lat, c.lng, zoom)}&zoom=${zoom}`;
+      });
+      for (const q of queries.slice(0, 20)) await get(q); // warm-up (JIT)
+      const times: number[] = [];
+      let items = 0;
+      for (const q of queries) {
+        const [body, t] = await timed(() => get(q));
+        times.push(t);
+        items += body.clusters.length + body.points.length;
+      }
+      times.sort((a, b) => a - b);
+      zooms[zoom] = { p50: pct(times, 50), p95: pct(times, 95), items: items / queries.length };
+    }
+
+    // Filtered queries over a few warm combinations (country, category, online).
+    const combos = [
+      '&country=DE',
+      '&category=food',
+      '&online=false',
+      '&country=PL&category=beauty_and_health',
+    ];
+    for (const f of combos) await get(`bbox=-180,-85,180,85&zoom=2${f}`);
+    const filteredTimes: number[] = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      const c = centre();
+      const zoom = ZOOMS[i % ZOOMS.length]!;
+      filteredTimes.push(
+        (
+          await timed(() =>
+            get(`bbox=${viewport(c.lat, c.lng, zoom)}&zoom=${zoom}${combos[i % combos.length]}`),
+          )
+        )[1],
+      );
+    }
+    filteredTimes.sort((a, b) => a - b);
+
+    // Throughput at 50 connections: the map (zoom 8 viewports) and /healthz, same server.
+    const mapRequests = Array.from({ length: 200 }, (_, i) => {
+      const c = centre();
+      const zoom = ZOOMS[i % ZOOMS.length]!;
+      return {
+        method: 'GET' as const,
+        path: `/api/v1/map?bbox=${viewport(c.lat, c.lng, zoom)}&zoom=${zoom}`,
+      };
+    });
+    const cannon = (opts: autocannon.Options) =>
+      new Promise<autocannon.Result>((resolve, reject) =>
+        autocannon({ connections: 50, duration: DURATION, ...opts }, (err, res) =>
+          err ? reject(err) : resolve(res),
+        ),
+      );
+    console.error(`[${kind}] autocannon map…`);
+    const mapRun = await cannon({ url: base, requests: mapRequests });
+    if (mapRun.non2xx) console.error(`[${kind}] map non-2xx: ${mapRun.non2xx}`);
+    console.error(`[${kind}] autocannon /healthz…`);
+    const healthRun = await cannon({ url: `${base}/healthz` });
+
+    return {
+      kind,
+      seedMs,
+      visible: rows.length,
+      versionCheck: { p50: pct(checks, 50), p95: pct(checks, 95) },
+      selectMs,
+      buildMs,
+      coldFirstRequestMs,
+      coldFilteredMs,
+      zooms,
+      filtered: { p50: pct(filteredTimes, 50), p95: pct(filteredTimes, 95) },
+      rpsMap: mapRun.requests.average,
+      rpsHealth: healthRun.requests.average,
+      latencyMapP99: mapRun.latency.p99,
+    };
+  } finally {
+    await app.close(); // closes the database too
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const results: Result[] = [];
+{
+  const database = await openDatabase({ dataDir: 'memory://' });
+  results.push(await benchOne('pglite', database));
+}
+if (!args['no-pg']) {
+  const { database, drop } = await postgresDatabase(args.pg!);
+  try {
+    results.push(await benchOne('postgres', database));
+  } finally {
+    await drop();
+  }
+}
+
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+console.log(
+  `Run ${new Date().toISOString().slice(0, 10)} on ${cpu} (${os.cpus().length} cores), ` +
+    `${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}; ` +
+    `${SERVICES} synthetic services (seed 1), ${REQUESTS} requests per zoom, autocannon ${DURATION} s × 50 connections.\n`,
+);
+const cols = results.map((r) => r.kind);
+const row = (label: string, f: (r: Result) => string) =>
+  `| ${label} | ${results.map(f).join(' | ')} |`;
+console.log(`| | ${cols.join(' | ')} |`);
+console.log(`|---|${cols.map(() => '---').join('|')}|`);
+console.log(row('visible services (approved, on map, placed)', (r) => String(r.visible)));
+console.log(row('seeding', (r) => `${(r.seedMs / 1000).toFixed(1)} s`));
+console.log(
+  row('version check p50 / p95', (r) => `${ms(r.versionCheck.p50)} / ${ms(r.versionCheck.p95)}`),
+);
+console.log(row('lean SELECT of visible services', (r) => ms(r.selectMs)));
+console.log(row('supercluster build, all services', (r) => ms(r.buildMs)));
+console.log(row('cold first request (SELECT + build)', (r) => ms(r.coldFirstRequestMs)));
+console.log(row('cold first request, country filter', (r) => ms(r.coldFilteredMs)));
+for (const z of ZOOMS) {
+  console.log(
+    row(
+      `map zoom ${z} p50 / p95 (avg items)`,
+      (r) =>
+        `${ms(r.zooms[z]!.p50)} / **${ms(r.zooms[z]!.p95)}** (${r.zooms[z]!.items.toFixed(0)})`,
+    ),
+  );
+}
+console.log(
+  row('map filtered, warm, p50 / p95', (r) => `${ms(r.filtered.p50)} / ${ms(r.filtered.p95)}`),
+);
+console.log(
+  row(
+    'map req/s at 50 connections (p99 latency)',
+    (r) => `${r.rpsMap.toFixed(0)} (${r.latencyMapP99} ms)`,
+  ),
+);
+console.log(row('/healthz req/s at 50 connections (ceiling)', (r) => r.rpsHealth.toFixed(0)));
+console.log(row('map / ceiling', (r) => `${((100 * r.rpsMap) / r.rpsHealth).toFixed(0)} %`));
+console.log('\n' + JSON.stringify(results));
+process.exit(0);
