@@ -27,6 +27,8 @@ export const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   /** Sender of every mail. Defaults to "Poruch <no-reply@poruch.local>". */
   MAIL_FROM: z.string().default('Poruch <no-reply@poruch.local>'),
+  /** A Nominatim-compatible geocoder (https://nominatim.example.org). Without it the offline gazetteer answers. */
+  GEOCODER_URL: z.string().url().optional(),
   /** Seed the demo catalogue on first start. Defaults to true. */
   SEED_DEMO: bool.default(true),
   /** Log level. Defaults to info (warn in tests). */
