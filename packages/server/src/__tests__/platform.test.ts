@@ -3,11 +3,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runtimeConfigSchema } from '@poruch/core';
+import { CATEGORY_KEYS, REPORT_REASONS, runtimeConfigSchema } from '@poruch/core';
 import { openDatabase } from '../db/index.js';
-import { accounts, services, settings, vacancies } from '../db/schema.js';
+import { accounts, reports, services, settings, vacancies } from '../db/schema.js';
 import { seedDemo } from '../seed.js';
 import { TestClient } from './helpers/client.js';
 import { freshDatabase, startTestServer, type TestServer } from './helpers/server.js';
@@ -128,16 +127,39 @@ describe('database', () => {
   it('seeds the demo catalogue once', async () => {
     const { database, drop } = await freshDatabase();
     try {
+      const started = performance.now();
       const added = await seedDemo(database.db);
-      expect(added).toBeGreaterThanOrEqual(60);
+      const ms = performance.now() - started;
+      expect(ms).toBeLessThan(3000);
       expect(await seedDemo(database.db)).toBe(0);
-      const [{ n }] = (await database.db
-        .select({ n: count() })
-        .from(services)
-        .where(eq(services.status, 'approved'))) as [{ n: number }];
-      expect(n).toBe(added);
-      const [{ v }] = (await database.db.select({ v: count() }).from(vacancies)) as [{ v: number }];
-      expect(v).toBeGreaterThan(10);
+      const rows = await database.db.select().from(services);
+      expect(rows).toHaveLength(added);
+      const approved = rows.filter((s) => s.status === 'approved');
+      expect(approved.length).toBeGreaterThanOrEqual(300);
+      expect(new Set(approved.map((s) => s.countryCode)).size).toBeGreaterThanOrEqual(25);
+      expect(new Set(approved.map((s) => s.category))).toEqual(new Set(CATEGORY_KEYS));
+      expect(rows.filter((s) => s.status === 'pending').length).toBeGreaterThan(0);
+      const declined = rows.filter((s) => s.status === 'declined');
+      expect(declined.length).toBeGreaterThan(0);
+      expect(declined.every((s) => s.declineReason)).toBe(true);
+      expect(rows.every((s) => s.ownerId === null)).toBe(true);
+      expect(rows.some((s) => s.isPartner)).toBe(true);
+      expect(rows.some((s) => s.isOnline)).toBe(true);
+      for (const s of rows) {
+        expect(s.descriptionUa).toMatch(/[а-яіїєґ]/i);
+        expect(s.descriptionOther).toMatch(/[a-z]/i);
+        if (s.lat !== null) expect(s.addressDetails?.countryCode).toBe(s.countryCode);
+      }
+
+      const jobs = await database.db.select().from(vacancies);
+      expect(jobs.length).toBeGreaterThan(100);
+      expect(jobs.some((v) => !v.isOpen)).toBe(true);
+      const withOpen = new Set(jobs.filter((v) => v.isOpen).map((v) => v.serviceId));
+      for (const s of rows) expect(s.haveVacancy, s.name).toBe(withOpen.has(s.id));
+
+      const filed = await database.db.select().from(reports);
+      expect(new Set(filed.map((r) => r.status))).toEqual(new Set(['new', 'resolved']));
+      expect(new Set(filed.map((r) => r.reason))).toEqual(new Set(REPORT_REASONS));
       expect(await database.db.select().from(settings)).toHaveLength(1);
     } finally {
       await database.close();

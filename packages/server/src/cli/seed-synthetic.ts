@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase } from '../db/index.js';
 import { settings } from '../db/schema.js';
 import { loadEnv } from '../env.js';
+import { DEMO_SEED_KEY } from '../seed.js';
 import { seedSynthetic } from '../seed/synthetic.js';
 
 const USAGE = `Usage: pnpm seed:synthetic [--services 100000] [--vacancies 300000] [--seed 1] [--reset]
@@ -81,7 +82,7 @@ async function main() {
     });
     await database.db
       .insert(settings)
-      .values({ key: 'demo_seeded_at', value: `synthetic ${new Date().toISOString()}` })
+      .values({ key: DEMO_SEED_KEY, value: `synthetic ${new Date().toISOString()}` })
       .onConflictDoNothing();
     console.log(
       `Done in ${(result.ms / 1000).toFixed(1)} s: ${result.services} services in ${result.countries} countries, ` +

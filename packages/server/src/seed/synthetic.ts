@@ -13,6 +13,7 @@ import {
   FIRST_NAMES,
   LAST_NAMES,
   ORIGINAL_PLACES,
+  PERSON_KINDS,
   REQUIREMENTS_UA,
   SALARIES,
   STREETS,
@@ -119,7 +120,7 @@ export async function seedSynthetic(
       const [firstUa, firstEn] = random.pick(FIRST_NAMES);
       const [lastUa, lastEn] = random.pick(LAST_NAMES);
       const style = random.next();
-      const personal = vocabulary.personal && style < 0.35;
+      const personal = PERSON_KINDS.has(vocabulary.kindsUa[kind]!) && style < 0.35;
       const name = personal
         ? style < 0.25
           ? `${vocabulary.kindsUa[kind]} ${firstUa} ${lastUa}`

@@ -8,8 +8,6 @@ export interface CategoryVocabulary {
   /** Offers, one sentence each, index-aligned between the languages. */
   offersUa: readonly string[];
   offersEn: readonly string[];
-  /** Named after a person ("Психолог Марія Литвин") rather than a brand. */
-  personal?: boolean;
   /** Job titles: Ukrainian, English, usual experience. */
   jobs: readonly (readonly [string, string, Experience])[];
 }
@@ -56,7 +54,6 @@ export const VOCABULARY: Record<CategoryKey, CategoryVocabulary> = {
       'Facials, brows and lashes.',
       'Wedding and evening hairstyles.',
     ],
-    personal: true,
     jobs: [
       ['Перукар-універсал', 'Hairdresser', 'one_two'],
       ['Майстер манікюру', 'Nail technician', 'one_two'],
@@ -123,7 +120,6 @@ export const VOCABULARY: Record<CategoryKey, CategoryVocabulary> = {
       'Support groups for displaced people.',
       'Sessions online and in person.',
     ],
-    personal: true,
     jobs: [
       ['Психолог', 'Psychologist', 'three_five'],
       ['Дитячий психолог', 'Child psychologist', 'three_five'],
@@ -144,7 +140,6 @@ export const VOCABULARY: Record<CategoryKey, CategoryVocabulary> = {
       'Bus and flight tickets, travel insurance.',
       'Tailor-made trips around Europe.',
     ],
-    personal: true,
     jobs: [
       ['Гід-екскурсовод', 'Tour guide', 'one_two'],
       ['Менеджер з туризму', 'Travel consultant', 'one_two'],
@@ -187,7 +182,6 @@ export const VOCABULARY: Record<CategoryKey, CategoryVocabulary> = {
       'Maths and physics for school pupils.',
       'Small-group and one-to-one lessons.',
     ],
-    personal: true,
     jobs: [
       ['Вчитель української мови', 'Ukrainian teacher', 'three_five'],
       ['Викладач англійської', 'English teacher', 'one_two'],
@@ -277,7 +271,6 @@ export const VOCABULARY: Record<CategoryKey, CategoryVocabulary> = {
       'Personal tax returns.',
       'Powers of attorney and documents for Ukraine.',
     ],
-    personal: true,
     jobs: [
       ['Помічник юриста', 'Paralegal', 'one_two'],
       ['Бухгалтер', 'Accountant', 'three_five'],
@@ -300,7 +293,6 @@ export const VOCABULARY: Record<CategoryKey, CategoryVocabulary> = {
       'Appointments in Ukrainian and English.',
       'Check-ups and vaccinations for children.',
     ],
-    personal: true,
     jobs: [
       ['Медсестра', 'Nurse', 'one_two'],
       ['Асистент стоматолога', 'Dental assistant', 'any'],
@@ -380,7 +372,6 @@ export const VOCABULARY: Record<CategoryKey, CategoryVocabulary> = {
       'Diplomas and certificates translated in a day.',
       'Ukrainian, Polish, German, English.',
     ],
-    personal: true,
     jobs: [['Перекладач', 'Translator', 'three_five']],
   },
   architeture: {
@@ -398,7 +389,6 @@ export const VOCABULARY: Record<CategoryKey, CategoryVocabulary> = {
       'Visualisations and construction drawings.',
       'Site supervision.',
     ],
-    personal: true,
     jobs: [
       ['Архітектор', 'Architect', 'three_five'],
       ['Дизайнер інтер’єру', 'Interior designer', 'one_two'],
@@ -441,7 +431,6 @@ export const VOCABULARY: Record<CategoryKey, CategoryVocabulary> = {
       'Passport photos in 10 minutes.',
       'Video editing for social media.',
     ],
-    personal: true,
     jobs: [
       ['Фотограф', 'Photographer', 'one_two'],
       ['Відеомонтажер', 'Video editor', 'one_two'],
@@ -462,7 +451,6 @@ export const VOCABULARY: Record<CategoryKey, CategoryVocabulary> = {
       'Tenancy agreement checks.',
       'Rooms for newcomers for the first weeks.',
     ],
-    personal: true,
     jobs: [['Агент з нерухомості', 'Estate agent', 'one_two']],
   },
   work: {
@@ -797,3 +785,21 @@ export const VACANCY_DESCRIPTIONS_UA = [
   'Навчання за рахунок компанії.',
   'Робота позмінно, є житло для працівників.',
 ] as const;
+
+/** Kinds that name a person rather than a business: «Психолог Марія Литвин», not «Школа Марія Литвин». */
+export const PERSON_KINDS: ReadonlySet<string> = new Set([
+  'Автоелектрик',
+  'Психолог',
+  'Психотерапевт',
+  'Гід',
+  'Репетитор',
+  'Адвокат',
+  'Сімейний лікар',
+  'Педіатр',
+  'Присяжний перекладач',
+  'Перекладач',
+  'Фотограф',
+  'Ріелтор',
+  'Кар’єрний консультант',
+  'Майстер на годину',
+]);
