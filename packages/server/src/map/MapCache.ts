@@ -1,5 +1,5 @@
-import type { CategoryFilter } from '@poruch/core';
-import { and, count, eq, isNotNull, max, sql } from 'drizzle-orm';
+import type { CategoryFilter, CategoryKey } from '@poruch/core';
+import { count, eq, max, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.js';
 import { services, settings } from '../db/schema.js';
 import { MapIndex, toFeature, type MapFeature, type MapService } from './MapIndex.js';
@@ -16,6 +16,12 @@ export interface MapFilter {
 export interface MapCacheOptions {
   /** How often, at most, the catalogue version is asked of the database. Defaults to 1000 ms. */
   checkIntervalMs?: number;
+  /**
+   * How often, at most, the full fingerprint (count and latest `updated_at` of all services, a
+   * scan: about 50 ms at 100k rows) is asked, to catch writes that did not call invalidateMap.
+   * Defaults to 30 000 ms.
+   */
+  fullCheckIntervalMs?: number;
   /** How many filter combinations keep an index. Defaults to 32. */
   maxIndexes?: number;
   /** Where background failures go. Defaults to console.error. */
@@ -27,7 +33,10 @@ export const MAP_VERSION_KEY = 'map_version';
 
 /** Every visible service, as read at one catalogue version. */
 interface Snapshot {
+  /** The full version: writers' counter, count and latest update of all services. */
   version: string;
+  /** The writers' counter part of it. */
+  token: string;
   features: MapFeature[];
   generation: number;
 }
@@ -63,6 +72,8 @@ const matches = (f: MapFilter) => {
  */
 export class MapCache {
   private readonly checkIntervalMs: number;
+  private readonly fullCheckIntervalMs: number;
+  private lastFullCheck = 0;
   private readonly maxIndexes: number;
   private readonly onError: (err: unknown) => void;
   private snapshot: Snapshot | null = null;
@@ -80,6 +91,7 @@ export class MapCache {
     options: MapCacheOptions = {},
   ) {
     this.checkIntervalMs = options.checkIntervalMs ?? 1000;
+    this.fullCheckIntervalMs = options.fullCheckIntervalMs ?? 30_000;
     this.maxIndexes = options.maxIndexes ?? 32;
     this.onError = options.onError ?? ((err) => console.error('[poruch] map cache:', err));
   }
@@ -160,15 +172,21 @@ export class MapCache {
     this.timers.add(timer);
   }
 
-  /** Asks the database for the catalogue version; reloads in the background if it moved. */
+  /**
+   * Asks the database whether the catalogue moved (the writers' counter every time, the full
+   * fingerprint now and then); reloads in the background if it did.
+   */
   private check(): Promise<void> {
     if (this.checking || this.closed) return this.checking ?? Promise.resolve();
-    this.lastCheck = Date.now();
+    const now = Date.now();
+    this.lastCheck = now;
+    const full = now - this.lastFullCheck >= this.fullCheckIntervalMs;
+    if (full) this.lastFullCheck = now;
     const generation = this.generation;
-    this.checking = readVersion(this.db)
-      .then((version) => {
-        if (this.closed || generation !== this.generation) return;
-        if (this.snapshot && version !== this.snapshot.version) return this.load();
+    this.checking = (full ? readVersion(this.db) : readVersionToken(this.db))
+      .then((value) => {
+        if (this.closed || generation !== this.generation || !this.snapshot) return;
+        if (value !== (full ? this.snapshot.version : this.snapshot.token)) return this.load();
       })
       .catch(this.onError)
       .finally(() => {
@@ -186,9 +204,14 @@ export class MapCache {
       // never hides the write.
       const version = await readVersion(this.db);
       const features = (await readServices(this.db)).map(toFeature);
-      this.lastCheck = Date.now();
+      this.lastCheck = this.lastFullCheck = Date.now();
       if (generation !== this.generation) return;
-      this.snapshot = { version, features, generation };
+      this.snapshot = {
+        version,
+        token: version.slice(0, version.indexOf('.')),
+        features,
+        generation,
+      };
     })().finally(() => {
       if (this.loading?.promise === promise) this.loading = null;
     });
@@ -212,31 +235,48 @@ export async function readVersion(db: Db): Promise<string> {
     })
     .from(services);
   const at = row?.at ? new Date(row.at as unknown as string).getTime() : 0;
-  return `${row?.v ?? 0}.${row?.n ?? 0}.${at}`;
+  return `${row?.v ?? '0'}.${row?.n ?? 0}.${at}`;
 }
 
-/** The one lean SELECT: every approved service shown on the map with a position. */
+/**
+ * The one lean SELECT: every approved service shown on the map with a position. The rows come back
+ * as one JSON array, which both drivers parse about three times faster than 100k result rows.
+ */
 export async function readServices(db: Db): Promise<MapService[]> {
-  const rows = await db
-    .select({
-      id: services.id,
-      name: services.name,
-      category: services.category,
-      lat: services.lat,
-      lng: services.lng,
-      countryCode: services.countryCode,
-      isOnline: services.isOnline,
-    })
-    .from(services)
-    .where(
-      and(
-        eq(services.status, 'approved'),
-        eq(services.showOnMap, true),
-        isNotNull(services.lat),
-        isNotNull(services.lng),
-      ),
-    );
-  return rows as MapService[];
+  const result = await db.execute<{ rows: string | null }>(sql`
+    select json_agg(json_build_array(${services.id}, ${services.name}, ${services.category},
+      ${services.lat}, ${services.lng}, ${services.countryCode}, ${services.isOnline}))::text as rows
+    from ${services}
+    where ${services.status} = 'approved' and ${services.showOnMap}
+      and ${services.lat} is not null and ${services.lng} is not null`);
+  const text = (result as unknown as { rows: { rows: string | null }[] }).rows[0]?.rows;
+  const tuples = JSON.parse(text ?? '[]') as [
+    string,
+    string,
+    CategoryKey | null,
+    number,
+    number,
+    string,
+    boolean,
+  ][];
+  return tuples.map(([id, name, category, lat, lng, countryCode, isOnline]) => ({
+    id,
+    name,
+    category,
+    lat,
+    lng,
+    countryCode,
+    isOnline,
+  }));
+}
+
+/** The writers' counter alone: one primary-key lookup, cheap enough to ask every second. */
+export async function readVersionToken(db: Db): Promise<string> {
+  const [row] = await db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(eq(settings.key, MAP_VERSION_KEY));
+  return row?.value ?? '0';
 }
 
 /** Bumps the settings row every instance compares at its next version check. */

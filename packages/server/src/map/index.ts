@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/index.js';
 import { bumpMapVersion, MapCache } from './MapCache.js';
 
-export { MapCache, bumpMapVersion, filterKey, readServices, readVersion } from './MapCache.js';
+export {
+  MapCache,
+  bumpMapVersion,
+  filterKey,
+  readServices,
+  readVersion,
+  readVersionToken,
+} from './MapCache.js';
 export type { MapCacheOptions, MapFilter } from './MapCache.js';
 export {
   MapIndex,

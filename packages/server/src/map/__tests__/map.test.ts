@@ -3,7 +3,9 @@ import type { MapResult } from '@poruch/core';
 import { TestClient } from '../../__tests__/helpers/client.js';
 import { startTestServer, type TestServer } from '../../__tests__/helpers/server.js';
 import { Random } from '../../seed/random.js';
-import { invalidateMap } from '../index.js';
+import { eq } from 'drizzle-orm';
+import { services } from '../../db/schema.js';
+import { MapCache, bumpMapVersion, invalidateMap } from '../index.js';
 import { around, bboxAround, insertServices, serviceRow, total } from './helpers.js';
 
 const WORLD = '-180,-85,180,85';
@@ -218,12 +220,14 @@ describe('GET /api/v1/map', () => {
     visible.set(id!, { countryCode: 'DE', category: 'food', online: false });
   });
 
-  it('notices a write made elsewhere (another instance) within the staleness bound', async () => {
+  it('notices a write made through another instance within the staleness bound', async () => {
     const before = total((await map(`bbox=${WORLD}&zoom=0`)).body);
-    // Written directly, as another server process would: no invalidateMap on this one.
+    // What another server process does: write, then bump the shared version (its invalidateMap);
+    // this instance's cache is not told.
     const [id] = await insertServices(server.database.db, [
       serviceRow({ name: 'Elsewhere', countryCode: 'FR', lat: 48.85, lng: 2.35 }),
     ]);
+    await bumpMapVersion(server.database.db);
     const started = Date.now();
     let seen = before;
     while (seen === before && Date.now() - started < 5000) {
@@ -234,5 +238,32 @@ describe('GET /api/v1/map', () => {
     // A check at most once a second, then one reload in the background.
     expect(Date.now() - started).toBeLessThan(3000);
     visible.set(id!, { countryCode: 'FR', category: 'food', online: false });
+  });
+
+  it('notices a write that bypassed invalidateMap at the next full check', async () => {
+    const db = server.database.db;
+    const cache = new MapCache(db, { checkIntervalMs: 50, fullCheckIntervalMs: 300 });
+    try {
+      const count = async () =>
+        (await cache.get({})).index.query(
+          { minLng: -180, minLat: -85, maxLng: 180, maxLat: 85 },
+          0,
+        );
+      const before = total(await count());
+      // Straight SQL: no version bump. The count and latest updated_at give it away.
+      await db
+        .update(services)
+        .set({ showOnMap: false, updatedAt: new Date() })
+        .where(eq(services.name, 'Fiji'));
+      const started = Date.now();
+      let seen = before;
+      while (seen === before && Date.now() - started < 5000) {
+        await new Promise((r) => setTimeout(r, 50));
+        seen = total(await count());
+      }
+      expect(seen).toBe(before - 1);
+    } finally {
+      await cache.close();
+    }
   });
 });
