@@ -44,10 +44,12 @@ function categoryCondition(column: typeof services.category, category: CategoryF
 
 /** Great-circle distance in km from a point to a service (haversine). */
 function distanceExpression(near: { lat: number; lng: number }) {
-  return sql<number>`(2 * ${EARTH_RADIUS_KM} * asin(least(1, sqrt(
-      power(sin(radians(${services.lat} - ${near.lat}) / 2), 2)
-      + cos(radians(${near.lat})) * cos(radians(${services.lat}))
-        * power(sin(radians(${services.lng} - ${near.lng}) / 2), 2)))))`;
+  const lat = sql`${near.lat}::float8`;
+  const lng = sql`${near.lng}::float8`;
+  return sql<number>`(2 * ${EARTH_RADIUS_KM}::float8 * asin(least(1, sqrt(
+      power(sin(radians(${services.lat} - ${lat}) / 2), 2)
+      + cos(radians(${lat})) * cos(radians(${services.lat}))
+        * power(sin(radians(${services.lng} - ${lng}) / 2), 2)))))`;
 }
 
 const summaryColumns = {
