@@ -7,7 +7,7 @@ import type {
   Vacancy,
   VacancySearchQuery,
 } from '@poruch/core';
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/index.js';
 import { services, vacancies } from '../db/schema.js';
 import { buildTextQuery, rankExpression } from './searchQuery.js';
@@ -122,10 +122,11 @@ export async function searchServices(db: Db, query: ServiceSearchQuery): Promise
     orderBy = [sql`${rank} DESC`, ...newest];
   }
 
-  const offset = (page - 1) * pageSize;
-  const rows = await db
+  // Two steps: the page of ids (narrow rows, so ranking and counting thousands of matches stays
+  // in memory), then the columns of those ids only.
+  const hits = await db
     .select({
-      ...summaryColumns,
+      id: services.id,
       distanceKm: distance ?? sql<null>`NULL::float8`,
       // With a text query every match is ranked anyway, so counting them in the same pass is
       // free; without one the first page comes off an index and the count is a separate query.
@@ -135,8 +136,8 @@ export async function searchServices(db: Db, query: ServiceSearchQuery): Promise
     .where(where)
     .orderBy(...orderBy)
     .limit(pageSize)
-    .offset(offset);
-  let total = rows[0]?.total != null ? Number(rows[0].total) : undefined;
+    .offset((page - 1) * pageSize);
+  let total = hits[0]?.total != null ? Number(hits[0].total) : undefined;
   if (total === undefined) {
     const [counted] = await db
       .select({ n: sql<number>`count(*)` })
@@ -144,11 +145,26 @@ export async function searchServices(db: Db, query: ServiceSearchQuery): Promise
       .where(where);
     total = Number(counted?.n ?? 0);
   }
-  const items: ServiceSummary[] = rows.map(({ total: _t, distanceKm, createdAt, ...row }) => ({
-    ...row,
-    createdAt: toIso(createdAt),
-    ...(near ? { distanceKm: distanceKm == null ? null : Number(distanceKm) } : {}),
-  }));
+  const rows = hits.length
+    ? await db
+        .select(summaryColumns)
+        .from(services)
+        .where(
+          inArray(
+            services.id,
+            hits.map((h) => h.id),
+          ),
+        )
+    : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const items: ServiceSummary[] = hits.map((hit) => {
+    const { createdAt, ...row } = byId.get(hit.id)!;
+    return {
+      ...row,
+      createdAt: toIso(createdAt),
+      ...(near ? { distanceKm: hit.distanceKm == null ? null : Number(hit.distanceKm) } : {}),
+    };
+  });
   return { items, total, page, pageSize };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Text normalisation for search: the Ukrainian national transliteration (KMU 2010) and the search
- * key that both the database (SQL `poruch_search_key`, migration 0002_search.sql) and the query
+ * key that both the database (SQL `poruch_search_key`, migrations 0002_search.sql and 0003) and the query
  * side compute. The two must stay identical; `__tests__/normalize.test.ts` checks parity.
  */
 
@@ -114,13 +114,15 @@ const LATIN_SPECIAL: Record<string, string> = {
   ŀ: 'l',
   ĸ: 'q',
   ŉ: "'n",
-  '©': '(c)',
-  '®': '(r)',
-  ª: 'a',
-  º: 'o',
-  '¼': ' 1/4',
-  '½': ' 1/2',
-  '¾': ' 3/4',
+  // Not unaccent's: its rules for these differ between PostgreSQL versions, so the SQL maps
+  // them to a space first (migration 0003).
+  '©': ' ',
+  '®': ' ',
+  ª: ' ',
+  º: ' ',
+  '¼': ' ',
+  '½': ' ',
+  '¾': ' ',
   ŋ: 'n',
   ſ: 's',
   ƀ: 'b',
