@@ -505,4 +505,29 @@ describe('administration', () => {
       .where(eq(services.id, serviceId));
     expect(row).toMatchObject({ status: 'pending', isPartner: false });
   });
+
+  it('keeps the map in step: approval shows a service, hiding and editing take it off at once', async () => {
+    const owner = await partner(server);
+    const { client: admin } = await loggedIn(server, 'ADMIN');
+    const onMap = async () => {
+      const res = await new TestClient(server.url).get(
+        '/api/v1/map?bbox=20.9,52.1,21.1,52.3&zoom=16',
+      );
+      expect(res.status).toBe(200);
+      return res.body.points.map((p: any) => p.id).includes(owner.serviceId) as boolean;
+    };
+    expect(await onMap()).toBe(false);
+    await admin.post(`/api/v1/admin/services/${owner.serviceId}/approve`);
+    expect(await onMap()).toBe(true);
+    await owner.client.put(`/api/v1/my/services/${owner.serviceId}/map`, { showOnMap: false });
+    expect(await onMap()).toBe(false);
+    await owner.client.put(`/api/v1/my/services/${owner.serviceId}/map`, { showOnMap: true });
+    expect(await onMap()).toBe(true);
+    await owner.client.put(`/api/v1/my/services/${owner.serviceId}`, serviceInput());
+    expect(await onMap()).toBe(false);
+    await admin.post(`/api/v1/admin/services/${owner.serviceId}/approve`);
+    expect(await onMap()).toBe(true);
+    await admin.post(`/api/v1/admin/services/${owner.serviceId}/decline`, { reason: 'Дублікат' });
+    expect(await onMap()).toBe(false);
+  });
 });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { PoruchError, accountDeletionSchema } from '@poruch/core';
 import { accounts, services } from '../../../db/schema.js';
 import { verifyPassword } from '../../../lib/passwords.js';
+import { invalidateMap } from '../../../map/index.js';
 
 /** The logged-in account itself: deletion. */
 export async function accountRoutes(fastify: FastifyInstance) {
@@ -32,6 +33,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
         await tx.delete(services).where(eq(services.ownerId, account.id));
         await tx.delete(accounts).where(eq(accounts.id, account.id));
       });
+      await invalidateMap(app);
       await app.endSession(request, reply);
       await app.mailer
         .send(account.email, 'accountDeleted', account.locale, {})

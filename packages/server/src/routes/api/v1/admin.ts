@@ -24,6 +24,7 @@ import {
 } from '../../../repositories/accounts.js';
 import { audit, type Executor } from '../../../repositories/catalogue.js';
 import { serviceToApi, type ServiceRow } from '../../../repositories/services.js';
+import { invalidateMap } from '../../../map/index.js';
 
 /** LIKE wildcards in a user's text are literal characters. */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -144,14 +145,14 @@ export async function adminRoutes(fastify: FastifyInstance) {
   );
 
   /** Changes a service in a transaction with its audit row. */
-  const change = (
+  const change = async (
     id: string,
     actorId: string,
     action: string,
     values: Partial<ServiceRow>,
     details = {},
-  ) =>
-    app.db.transaction(async (tx) => {
+  ) => {
+    const result = await app.db.transaction(async (tx) => {
       const [row] = await tx
         .update(services)
         .set({ ...values, updatedAt: new Date() })
@@ -161,6 +162,10 @@ export async function adminRoutes(fastify: FastifyInstance) {
       await audit(tx, actorId, action, 'service', id, details);
       return withOwner(tx, row);
     });
+    // Approval puts a service on the map; a decline takes it off.
+    await invalidateMap(app);
+    return result;
+  };
 
   app.post(
     '/admin/services/:id/approve',

@@ -21,6 +21,7 @@ import {
   type Executor,
 } from '../../../repositories/catalogue.js';
 import { serviceInputToRow, serviceToApi } from '../../../repositories/services.js';
+import { invalidateMap } from '../../../map/index.js';
 
 const statusSchema = z.object({ status: z.boolean() });
 const serviceBody = requireAddressConfirmation(serviceInputSchema);
@@ -119,6 +120,8 @@ export async function myRoutes(fastify: FastifyInstance) {
         })
         .where(eq(services.id, request.params.id))
         .returning();
+      // Back to pending: it leaves the map until approved again.
+      await invalidateMap(app);
       return serviceToApi(row!);
     },
   );
@@ -136,6 +139,7 @@ export async function myRoutes(fastify: FastifyInstance) {
     async (request) => {
       await owned(app.db, request.params.id, request);
       await app.db.delete(services).where(eq(services.id, request.params.id));
+      await invalidateMap(app);
       return { status: true };
     },
   );
@@ -158,6 +162,7 @@ export async function myRoutes(fastify: FastifyInstance) {
         .set({ showOnMap: request.body.showOnMap, updatedAt: new Date() })
         .where(eq(services.id, request.params.id))
         .returning();
+      await invalidateMap(app);
       return serviceToApi(row!);
     },
   );
