@@ -175,7 +175,7 @@ export function searchKey(text: string): string {
   s = s
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
-    .replace(/[^\x00-\x7f]/g, (ch) => LATIN_SPECIAL[ch] ?? ch);
+    .replace(/[^ -~]/g, (ch) => LATIN_SPECIAL[ch] ?? ch);
   return s
     .replace(/[^a-z0-9]+/g, ' ')
     .replace(/[yjw]/g, (ch) => (ch === 'w' ? 'v' : 'i'))
