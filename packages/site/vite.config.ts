@@ -1,11 +1,51 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 /** Where `pnpm dev` sends API calls: the Poruch server started by `pnpm --filter @poruch/server dev`. */
 const apiTarget = process.env.PORUCH_API_URL ?? 'http://localhost:8080';
 
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Serves flag-icons' 4:3 SVG flags at /flags/4x3/<code>.svg (core's FLAG_BASE_URL), in dev and in
+ * the build, straight from the package @poruch/core depends on, so no copy is checked in.
+ */
+function flags(): Plugin {
+  const coreRequire = createRequire(path.join(here, '../core/package.json'));
+  const dir = path.join(
+    path.dirname(coreRequire.resolve('flag-icons/package.json')),
+    'flags',
+    '4x3',
+  );
+  const files = readdirSync(dir).filter((f) => f.endsWith('.svg'));
+  return {
+    name: 'poruch-flags',
+    configureServer(server) {
+      server.middlewares.use('/flags/4x3', (req, res, next) => {
+        const name = path.basename((req.url ?? '').split('?')[0] ?? '');
+        if (!files.includes(name)) return next();
+        res.setHeader('content-type', 'image/svg+xml');
+        res.end(readFileSync(path.join(dir, name)));
+      });
+    },
+    generateBundle() {
+      for (const f of files) {
+        this.emitFile({
+          type: 'asset',
+          fileName: `flags/4x3/${f}`,
+          source: readFileSync(path.join(dir, f)),
+        });
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), flags()],
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: true },

@@ -1,49 +1,94 @@
-import { useCallback } from 'react';
-import { logout } from './session.js';
-import { t } from './text.js';
-import { SiteFooter } from './ui/SiteFooter.js';
-import { SiteHeader } from './ui/SiteHeader.js';
-import { StatusBanner } from './ui/StatusBanner.js';
-import { useSession } from './useSession.js';
+import { Suspense, useEffect, useMemo } from 'react';
+import { useApp, useAuth } from './app/context.js';
+import { applySeo } from './app/seo.js';
+import { decideAccess, resolveRoute, safeBack } from './routes.js';
+import {
+  Navigate,
+  RouteContext,
+  currentUrl,
+  getLocation,
+  navigate,
+  onNavigationEnd,
+  useLocation,
+  type RouteMatch,
+} from './router/index.js';
+import { Layout } from './ui/Layout.js';
+import { PageLoading } from './ui/PageLoading.js';
 
-const FEATURES = [
-  { title: 'home.catalogue', text: 'home.catalogue_text' },
-  { title: 'home.map', text: 'home.map_text' },
-  { title: 'home.vacancies', text: 'home.vacancies_text' },
-] as const;
-
-/** The application shell: header, main area and footer, wired to the start-up session. */
+/**
+ * The application: the route table under the layout, with the access rules, the redirects after
+ * login and logout, and scroll-to-top on every navigation.
+ */
 export function App() {
-  const session = useSession();
+  const services = useApp();
+  const { auth, locale, t } = services;
+  const location = useLocation();
+  const authState = useAuth();
+  const resolved = resolveRoute(location.path);
 
-  const onLogout = useCallback(() => {
-    void logout().then(() => window.location.assign('/login'));
-  }, []);
+  // After login on a logged-out-only screen: `back` or /dashboard. After logout: /login.
+  useEffect(
+    () =>
+      auth.subscribe((state, previous) => {
+        if (previous.status === 'logged_out' && state.status === 'logged_in') {
+          const loc = getLocation();
+          const here = resolveRoute(loc.path);
+          if (here?.route.access === 'loggedOutOnly') {
+            const back = safeBack(new URLSearchParams(loc.search).get('back'));
+            navigate(back ?? '/dashboard', { replace: true });
+          }
+        } else if (previous.status === 'logged_in' && state.status === 'logged_out') {
+          navigate('/login');
+        }
+      }),
+    [auth],
+  );
+
+  // Every navigation scrolls to the top, except query-only updates (filters) and Back/Forward.
+  useEffect(
+    () =>
+      onNavigationEnd((_loc, options) => {
+        if (!options.keepScroll) window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+      }),
+    [],
+  );
+
+  const match = useMemo<RouteMatch | null>(
+    () =>
+      resolved
+        ? { name: resolved.route.name, pattern: resolved.route.path, params: resolved.params }
+        : null,
+    [resolved?.route, resolved?.params], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+
+  // Title and description of the route; screens with their own (profile) override them.
+  useEffect(() => {
+    if (!resolved) return;
+    const { route } = resolved;
+    applySeo({
+      title: route.name === 'home' ? null : t(route.title),
+      description: t(route.description ?? 'app.tagline'),
+      path: location.path,
+    });
+  }, [resolved?.route, location.path, t]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  if (!resolved || !match) return <Navigate to="/" />;
+  const decision = decideAccess(resolved.route, authState, locale, currentUrl(location));
+  const Screen = resolved.route.screen;
 
   return (
-    <div className="app" data-state={session.status}>
-      <SiteHeader
-        status={session.status}
-        account={session.account}
-        path={window.location.pathname}
-        onLogout={onLogout}
-      />
-      {session.status === 'error' && <StatusBanner onRetry={session.retry} />}
-      <main className="site-main" id="main">
-        <section className="hero">
-          <h1 className="hero__title">{t('home.title')}</h1>
-          <p className="hero__intro">{t('home.intro')}</p>
-        </section>
-        <ul className="features">
-          {FEATURES.map((f) => (
-            <li key={f.title} className="feature">
-              <h2 className="feature__title">{t(f.title)}</h2>
-              <p className="feature__text">{t(f.text)}</p>
-            </li>
-          ))}
-        </ul>
-      </main>
-      <SiteFooter />
-    </div>
+    <Layout route={resolved.route}>
+      {decision.kind === 'redirect' ? (
+        <Navigate to={decision.to} />
+      ) : decision.kind === 'wait' ? (
+        <PageLoading />
+      ) : (
+        <RouteContext.Provider value={match}>
+          <Suspense fallback={<PageLoading />}>
+            <Screen key={resolved.route.name} />
+          </Suspense>
+        </RouteContext.Provider>
+      )}
+    </Layout>
   );
 }

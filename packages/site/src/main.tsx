@@ -1,13 +1,33 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { runtimeConfigSchema } from '@poruch/core';
 import { App } from './App.js';
+import { AppProvider } from './app/context.js';
+import { createAppServices } from './app/services.js';
+import { PageChrome } from './ui/PageChrome.js';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('[poruch] #root is missing from index.html');
 
+const services = createAppServices();
+document.documentElement.lang = services.lang;
+document.documentElement.dataset.siteName = services.t('app.name');
+document.documentElement.dataset.tagline = services.t('app.tagline');
+
+// Start-up calls of spec §7: the login state, and the runtime configuration (the app starts
+// without it when it fails, and no toast is shown for it).
+void services.auth.getState().check();
+services.api
+  .request('GET', 'env', { root: true, schema: runtimeConfigSchema, silent: true })
+  .then((config) => services.config.setState(config))
+  .catch(() => undefined);
+
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <AppProvider services={services}>
+      <App />
+      <PageChrome />
+    </AppProvider>
   </StrictMode>,
 );

@@ -1,14 +1,17 @@
-import { t } from '../text.js';
+import { useApp } from '../app/context.js';
+import { Link } from '../router/index.js';
 
-/** The footer text of every page (spec §2 "Footer and layout"). */
+/** The footer text (spec §2: every page except home and store). */
 export function SiteFooter() {
+  const { t } = useApp();
   return (
     <footer className="site-footer">
       <div className="site-footer__inner">
+        <p>{t('footer.text')}</p>
         <p>
-          © {new Date().getFullYear()} {t('footer.text')}
+          {t('footer.copyright', { year: new Date().getFullYear() })} ·{' '}
+          <Link to="/privacy-policy">{t('footer.privacy_policy')}</Link>
         </p>
-        <a href="/privacy-policy">{t('footer.privacy')}</a>
       </div>
     </footer>
   );

@@ -1,30 +1,22 @@
 import { useEffect, useId, useState } from 'react';
-import type { Account } from '@poruch/core';
-import { MENU, isActive } from '../menu.js';
-import type { Session } from '../session.js';
-import { t } from '../text.js';
-
-export interface SiteHeaderProps {
-  status: Session['status'];
-  account: Account | null;
-  /** The current path, for `aria-current`. */
-  path: string;
-  onLogout: () => void;
-}
+import { useApp, useAuth } from '../app/context.js';
+import { isActive, visibleItems } from '../menu.js';
+import { Link, onNavigationEnd, useLocation } from '../router/index.js';
+import { LanguageSwitcher } from './LanguageSwitcher.js';
 
 /**
- * The header of spec §2: brand, menu and the login state. Below 1170px the menu collapses into a
- * slide-in panel opened by the menu button.
+ * The header of spec §2: brand, menu and language switcher. Below 1170px the menu collapses into
+ * a slide-in panel, which closes whenever a navigation ends.
  */
-export function SiteHeader({ status, account, path, onLogout }: SiteHeaderProps) {
+export function SiteHeader() {
+  const { t, locale, auth } = useApp();
+  const status = useAuth((s) => s.status);
+  const { path } = useLocation();
   const [open, setOpen] = useState(false);
   const panelId = useId();
-  const loggedIn = account !== null;
-  const items = MENU.filter((item) =>
-    loggedIn
-      ? !item.loggedOutOnly
-      : !item.loggedInOnly && !(status === 'loading' && item.loggedOutOnly),
-  );
+  const items = visibleItems(status, locale);
+
+  useEffect(() => onNavigationEnd(() => setOpen(false)), []);
 
   useEffect(() => {
     if (!open) return;
@@ -37,11 +29,14 @@ export function SiteHeader({ status, account, path, onLogout }: SiteHeaderProps)
 
   return (
     <header className="site-header">
+      <a className="skip-link" href="#main">
+        {t('app.skip_to_content')}
+      </a>
       <div className="site-header__inner">
-        <a className="brand" href="/" aria-label={t('brand.home')}>
+        <Link className="brand" to="/" aria-label={`${t('app.name')} — ${t('menu.services')}`}>
           <img className="brand__icon" src="/icon.svg" alt="" width="32" height="32" />
-          <span className="brand__name">Poruch</span>
-        </a>
+          <span className="brand__name">{t('app.name')}</span>
+        </Link>
         <button
           type="button"
           className="menu-toggle"
@@ -64,36 +59,33 @@ export function SiteHeader({ status, account, path, onLogout }: SiteHeaderProps)
           <ul className="menu__list">
             {items.map((item) => (
               <li key={item.name}>
-                <a
-                  className={
-                    item.type === 'button' ? 'menu__link menu__link--button' : 'menu__link'
-                  }
-                  href={item.link}
-                  aria-current={isActive(item, path) ? 'page' : undefined}
-                  onClick={() => setOpen(false)}
-                >
-                  {t(item.name)}
-                </a>
+                {item.action === 'logout' ? (
+                  <button
+                    type="button"
+                    className="menu__link menu__logout"
+                    onClick={() => {
+                      setOpen(false);
+                      void auth.getState().logout();
+                    }}
+                  >
+                    {t(item.name)}
+                  </button>
+                ) : (
+                  <Link
+                    className={
+                      item.type === 'button' ? 'menu__link menu__link--button' : 'menu__link'
+                    }
+                    to={item.link}
+                    reload={item.reload}
+                    aria-current={isActive(item, path) ? 'page' : undefined}
+                  >
+                    {t(item.name)}
+                  </Link>
+                )}
               </li>
             ))}
-            {loggedIn && (
-              <li>
-                <button type="button" className="menu__link menu__logout" onClick={onLogout}>
-                  {t('menu.logout')}
-                </button>
-              </li>
-            )}
           </ul>
-          <p className="session" aria-live="polite" data-testid="session">
-            {status === 'loading' && (
-              <span className="session__loading">{t('session.loading')}</span>
-            )}
-            {account && (
-              <>
-                {t('session.logged_in_as')} <strong title={account.email}>{account.email}</strong>
-              </>
-            )}
-          </p>
+          <LanguageSwitcher />
         </nav>
       </div>
     </header>

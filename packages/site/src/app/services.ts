@@ -1,0 +1,67 @@
+import {
+  createApiClient,
+  createAuthStore,
+  currentLocale,
+  initI18n,
+  openConfirm,
+  showToast,
+  toastStore,
+  translator,
+  confirmStore,
+  type ApiClient,
+  type AuthStore,
+  type ConfirmOptions,
+  type ConfirmResult,
+  type ConfirmStore,
+  type I18n,
+  type RuntimeConfig,
+  type ToastMessage,
+  type ToastStore,
+  type Translate,
+} from '@poruch/core';
+import type { LocaleCode } from '@poruch/core';
+import { createStore, type Store } from './store.js';
+
+/** Everything the screens use, created once per page in main.tsx. */
+export interface AppServices {
+  /** The API client of spec §7: failed calls show an error toast (except auth/check). */
+  readonly api: ApiClient;
+  /** Login state: `status` (unknown | logged_in | logged_out), `account`, login/logout/update. */
+  readonly auth: AuthStore;
+  /** Runtime configuration from `GET /env`; null until it answers, and when it fails. */
+  readonly config: Store<RuntimeConfig | null>;
+  readonly i18n: I18n;
+  /** Translates a key in the active locale: `t('login.title')`, `t('footer.copyright', { year })`. */
+  readonly t: Translate;
+  /** The active locale: `ua` or `en_GB`. */
+  readonly locale: LocaleCode;
+  /** BCP 47 tag of the locale for Intl and `<html lang>`: `uk` or `en-GB`. */
+  readonly lang: string;
+  readonly toasts: ToastStore;
+  /** Shows a toast (bottom-centre); returns its id. */
+  showToast(message: ToastMessage): number;
+  readonly confirmStore: ConfirmStore;
+  /** Opens the confirm dialog; resolves with `accept`, `reject` or `cancel`. */
+  confirm(options: ConfirmOptions): Promise<ConfirmResult>;
+}
+
+/** Creates the page's services: i18n in the stored locale, the API client and the auth store. */
+export function createAppServices(): AppServices {
+  const i18n = initI18n();
+  const t = translator(i18n);
+  const locale = currentLocale(i18n);
+  const api = createApiClient({ t, toasts: toastStore });
+  return {
+    api,
+    auth: createAuthStore(api),
+    config: createStore<RuntimeConfig | null>(null),
+    i18n,
+    t,
+    locale,
+    lang: locale === 'ua' ? 'uk' : 'en-GB',
+    toasts: toastStore,
+    showToast,
+    confirmStore,
+    confirm: openConfirm,
+  };
+}
