@@ -1,0 +1,169 @@
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import root from 'react-shadow';
+import { emit as emitEvent } from '../emit.js';
+import { createWidgetApi } from './createWidgetApi.js';
+import { createWidgetI18n } from './createWidgetI18n.js';
+import { resolveLang } from './lang.js';
+import { SHELL_STYLES } from './theme.js';
+import { WidgetContext, type WidgetContextValue, type WidgetState } from './WidgetContext.js';
+
+/** The props every widget component accepts, as attributes on its element. */
+export interface WidgetBaseProps {
+  /**
+   * The Poruch site whose API the widget calls, e.g. `https://poruch.org`.
+   * Defaults to the origin the script-tag build was loaded from, or the page's origin (`/`).
+   */
+  apiBase?: string;
+  /**
+   * `ua` or `en_GB` (also `uk`, `en`, `en-GB`). Defaults to `<html lang>`, else `ua`.
+   */
+  lang?: string;
+  /** Called when the widget's state changes. Defaults to none. */
+  onStateChange?: (state: WidgetState) => void;
+  /**
+   * The custom element around the component, set by {@link defineWidget}: events start from it
+   * and it carries the `state` attribute. Leave it out in a React app.
+   */
+  host?: HTMLElement;
+}
+
+export interface WidgetShellProps extends WidgetBaseProps {
+  /** The widget's CSS, after the shared reset ({@link SHELL_STYLES}). */
+  styles: string;
+  /** Names of the `part`s inside, exported so `::part()` reaches them from the host page. */
+  parts: readonly string[];
+  /** Event handlers of the component: `emit('select', d)` calls `handlers.onSelect?.(d)`. */
+  handlers?: object;
+  children: ReactNode;
+}
+
+// noUncheckedIndexedAccess types the proxy's members as possibly undefined; `div` always exists.
+const ShadowDiv = root.div!;
+/**
+ * react-shadow re-runs its attachShadow effect whenever `styleSheets` changes, and its default
+ * is a new array each render; a second attachShadow throws (a DOMException outside Chrome).
+ */
+const NO_SHEETS: CSSStyleSheet[] = [];
+
+/** The default `api-base`; the script-tag build sets it to the origin it was loaded from. */
+let defaultApiBase = '/';
+/** Sets the default `api-base` of every widget. Called by the script-tag build. */
+export function setDefaultApiBase(base: string): void {
+  defaultApiBase = base;
+}
+
+const capitalise = (name: string) =>
+  name.replace(/(^|[-:])(\w)/g, (_m, _sep: string, c: string) => c.toUpperCase());
+
+const isForeign = (base: string) => {
+  if (typeof location === 'undefined') return false;
+  try {
+    return new URL(base, location.href).origin !== location.origin;
+  } catch {
+    return false;
+  }
+};
+
+/** Watches `<html lang>` so widgets without a `lang` follow the page's language switch. */
+function useDocumentLang(): string | undefined {
+  const [docLang, setDocLang] = useState(() =>
+    typeof document === 'undefined' ? undefined : document.documentElement.lang,
+  );
+  useEffect(() => {
+    if (typeof MutationObserver === 'undefined') return;
+    const observer = new MutationObserver(() => setDocLang(document.documentElement.lang));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
+    return () => observer.disconnect();
+  }, []);
+  return docLang;
+}
+
+/**
+ * The frame of every widget: a shadow root (react-shadow) holding the shared reset, the
+ * widget's styles and its tree, and the context {@link useWidget} reads. Widget components
+ * render their content inside it:
+ *
+ * ```tsx
+ * export function PoruchThing(props: ThingProps) {
+ *   return <WidgetShell {...props} styles={css} parts={PARTS} handlers={props}><Thing {...props} /></WidgetShell>;
+ * }
+ * ```
+ */
+export function WidgetShell(props: WidgetShellProps) {
+  const { styles, parts, children, host, handlers, onStateChange } = props;
+  const docLang = useDocumentLang();
+  const lang = resolveLang(props.lang, docLang);
+  const apiBase = props.apiBase || defaultApiBase;
+  const shadowHost = useRef<HTMLElement | null>(null);
+  const stateRef = useRef<WidgetState | undefined>(undefined);
+  const latest = useRef({ host, handlers, onStateChange });
+  useLayoutEffect(() => {
+    latest.current = { host, handlers, onStateChange };
+  });
+
+  const i18n = useMemo(() => createWidgetI18n(lang), [lang]);
+  const api = useMemo(() => createWidgetApi({ apiBase }), [apiBase]);
+
+  const getHost = useCallback(() => latest.current.host ?? shadowHost.current, []);
+
+  const emit = useCallback(
+    <T,>(name: string, detail: T): boolean => {
+      const fn = (latest.current.handlers as Record<string, unknown> | undefined)?.[
+        `on${capitalise(name)}`
+      ];
+      if (typeof fn === 'function') (fn as (d: T) => void)(detail);
+      const el = getHost();
+      return el ? emitEvent(el, name, detail) : true;
+    },
+    [getHost],
+  );
+
+  const setState = useCallback(
+    (state: WidgetState, error?: unknown) => {
+      if (stateRef.current === state) return;
+      stateRef.current = state;
+      getHost()?.setAttribute('state', state);
+      latest.current.onStateChange?.(state);
+      if (state === 'ready') emit('ready', null);
+      if (state === 'error') emit('error', { error });
+    },
+    [emit, getHost],
+  );
+
+  const value = useMemo<WidgetContextValue>(
+    () => ({
+      api,
+      t: i18n.t,
+      lang,
+      siteBase: api.base,
+      emit,
+      setState,
+      host: getHost,
+      embedded: isForeign(api.base),
+    }),
+    [api, i18n, lang, emit, setState, getHost],
+  );
+
+  return (
+    <ShadowDiv
+      ref={shadowHost}
+      styleSheets={NO_SHEETS}
+      className="poruch-shell"
+      // React passes unknown attributes through; the DOM typings do not know this one.
+      {...({ exportparts: parts.join(', ') } as Record<string, string>)}
+    >
+      <style>{SHELL_STYLES + styles}</style>
+      <div className="poruch-root" part="root" lang={lang === 'ua' ? 'uk' : 'en-GB'}>
+        <WidgetContext.Provider value={value}>{children}</WidgetContext.Provider>
+      </div>
+    </ShadowDiv>
+  );
+}

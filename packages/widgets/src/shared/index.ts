@@ -1,0 +1,80 @@
+/**
+ * # Shared widget infrastructure
+ *
+ * Every `<poruch-*>` widget is a React component rendered inside a shadow root (react-shadow),
+ * with a thin custom element around it. This folder holds everything they share.
+ *
+ * ## Adding a widget (`<poruch-thing>`)
+ *
+ * 1. `src/thing/PoruchThing.tsx`: the wired React component. Wrap the content in
+ *    {@link WidgetShell}; inside, {@link useWidget} gives `api`, `t`, `lang`, `emit`,
+ *    `setState`, `siteBase` and `embedded`.
+ *
+ *    ```tsx
+ *    export interface ThingProps extends WidgetBaseProps { serviceId?: string; onSelect?: (d: X) => void }
+ *    export function PoruchThing(props: ThingProps) {
+ *      return (
+ *        <WidgetShell {...props} styles={thingStyles} parts={THING_PARTS} handlers={props}>
+ *          <Thing serviceId={props.serviceId} />
+ *        </WidgetShell>
+ *      );
+ *    }
+ *    function Thing({ serviceId }: { serviceId?: string }) {
+ *      const { t } = useWidget();
+ *      const { data, error, retry } = useResource(
+ *        ({ api }, signal) => api.get<X>(`services/${serviceId}`, { signal }),
+ *        [serviceId],
+ *      );
+ *      if (error) return <ErrorState error={error} onRetry={retry} />;
+ *      …
+ *    }
+ *    ```
+ *
+ *    - `useResource` loads, aborts on change/unmount and sets `state="loading|ready|error"`;
+ *      or call `setState` yourself.
+ *    - `emit('select', detail)` dispatches `poruch:select` (bubbles, composed) from the
+ *      element, and calls the `onSelect` prop in a React app.
+ *    - Styles: start from {@link SHELL_STYLES} (added for you) and use `themeVar('--poruch-…')`.
+ *      Every `part="…"` name you use goes in `parts`, so `::part()` reaches it.
+ *    - Text: `t('widget.…')`, keys in core's `locales/{ua,en_GB}.json`. A namespace not yet in
+ *      {@link createWidgetI18n}'s list must be added there (both locales).
+ *    - Effects clean up after themselves: the element unmounts the tree when removed.
+ * 2. `src/thing/element.ts`: `export const PoruchThingElement = defineWidget({ tag:
+ *    'poruch-thing', component: PoruchThing, attributes: { 'service-id': 'string' } })`. The
+ *    loader imports this file when the tag first appears; it must define the element and do
+ *    nothing else.
+ * 3. One line in `src/loader/elements.ts` (tag → `import('../thing/element.js')`) and the
+ *    reserved height there.
+ * 4. The tag in {@link WIDGET_TAGS} and `HTMLElementTagNameMap` (shared/tags.ts); the
+ *    component and element in `src/index.ts`; a section in docs/embedding.md.
+ *
+ * Do not use core's `createApiClient` or `createI18n` in a widget: they bring ky, zod,
+ * i18next and every translation (about 130 KB gzip). {@link createWidgetApi} and
+ * {@link createWidgetI18n} keep their rules at a fraction of the size.
+ */
+export { createWidgetApi } from './createWidgetApi.js';
+export type { WidgetApi, WidgetApiOptions, CallOptions, Query } from './createWidgetApi.js';
+export { createWidgetI18n } from './createWidgetI18n.js';
+export type { WidgetI18n } from './createWidgetI18n.js';
+export { defineWidget } from './defineWidget.js';
+export type { AttributeType, PoruchElement, WidgetDefinition } from './defineWidget.js';
+export { ErrorState } from './ErrorState.js';
+export type { ErrorStateProps } from './ErrorState.js';
+export { resolveLang } from './lang.js';
+export { WIDGET_TAGS } from './tags.js';
+export type { WidgetTag } from './tags.js';
+export { HOST_STYLES, SHELL_STYLES, THEME_DEFAULTS, themeVar } from './theme.js';
+export { useResource } from './useResource.js';
+export type { Resource } from './useResource.js';
+export { WidgetContext, useWidget } from './WidgetContext.js';
+export type { WidgetContextValue, WidgetState } from './WidgetContext.js';
+export {
+  NETWORK_ERROR,
+  TIMEOUT_ERROR,
+  UNKNOWN_ERROR,
+  WidgetError,
+  isAbort,
+  isWidgetError,
+} from './WidgetError.js';
+export { WidgetShell, setDefaultApiBase } from './WidgetShell.js';
+export type { WidgetBaseProps, WidgetShellProps } from './WidgetShell.js';
