@@ -1,0 +1,175 @@
+import { useMemo } from 'react';
+import {
+  CATEGORY_KEYS,
+  categoryLabelKey,
+  flagUrl,
+  getCountries,
+  FLAG_PLACEHOLDER,
+  type AddressDetails,
+} from '@poruch/core';
+import { useApp } from '../app/context.js';
+import { CheckboxField, FlagImage, SelectField, TextField } from './fields.js';
+import type { AddressCheck } from './useAddressCheck.js';
+import type { FormController } from './useForm.js';
+import { fieldId } from './paths.js';
+import { needsMapAddress, type ServiceValues } from './serviceValues.js';
+import { LIMITS } from '@poruch/core';
+
+export interface ServiceFieldsProps {
+  form: FormController<object>;
+  /** The service's path in the form values: `service` in registration, '' in the dashboard. */
+  prefix: string;
+  address: AddressCheck;
+}
+
+const candidateLabel = (c: AddressDetails) => c.displayName;
+
+/**
+ * Every field of a service (spec §3) with the address validation flow: find the address,
+ * a wrong address, an ambiguous one with its options, then the confirmation checkbox.
+ */
+export function ServiceFields({ form, prefix, address }: ServiceFieldsProps) {
+  const { t, locale } = useApp();
+  const path = (name: string) => (prefix ? `${prefix}.${name}` : name);
+  const values = (prefix ? form.get(prefix) : form.values) as ServiceValues;
+  const countries = useMemo(() => getCountries(t, locale), [t, locale]);
+  const categories = useMemo(() => {
+    const collator = new Intl.Collator(locale === 'ua' ? 'uk' : 'en-GB');
+    return CATEGORY_KEYS.map((k) => ({ value: k, label: t(categoryLabelKey(k)) })).sort((a, b) =>
+      collator.compare(a.label, b.label),
+    );
+  }, [t, locale]);
+  const label = (name: string) => t(`field.${name}`);
+  const onMap = needsMapAddress(values);
+  const addressField = form.bind<string>(path('address'));
+  const details = values.addressDetails;
+
+  return (
+    <>
+      <TextField
+        {...form.bind<string>(path('name'))}
+        label={t('registration.company_name')}
+        required
+        maxLength={LIMITS.nameMax}
+        autoComplete="organization"
+      />
+      <SelectField
+        {...form.bind<string>(path('countryCode'))}
+        onChange={(v) => {
+          form.set(path('countryCode'), v);
+          address.invalidate();
+        }}
+        label={label('countryCode')}
+        required
+        placeholder={t('registration.choose_country')}
+        options={countries.map((c) => ({ value: c.code, label: c.name }))}
+        adornment={
+          <FlagImage src={values.countryCode ? flagUrl(values.countryCode) : FLAG_PLACEHOLDER} />
+        }
+      />
+      <SelectField
+        {...form.bind<string>(path('category'))}
+        label={label('category')}
+        placeholder={t('category.empty')}
+        options={categories}
+      />
+      <CheckboxField {...form.bindCheck(path('isOnline'))} label={label('isOnline')} />
+      <CheckboxField {...form.bindCheck(path('showOnMap'))} label={label('showOnMap')} />
+      <div className="address-check">
+        <TextField
+          {...addressField}
+          onChange={(v) => {
+            form.set(path('address'), v);
+            address.invalidate();
+          }}
+          label={label('address')}
+          required={onMap}
+          maxLength={LIMITS.addressMax}
+          autoComplete="street-address"
+          hint={t('registration.address_hint')}
+        />
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={() => void address.check().then((errs) => errs.length && form.setErrors(errs))}
+          disabled={address.status === 'checking' || !values.address.trim()}
+        >
+          {address.status === 'checking'
+            ? t('registration.checking_address')
+            : t('registration.find_address')}
+        </button>
+        {address.status === 'ambiguous' && address.candidates.length > 0 && (
+          <fieldset className="address-check__options">
+            <legend>{t('registration.choose_address')}</legend>
+            {address.candidates.map((c, i) => {
+              const id = `${fieldId(form.id, path('address'))}-option-${i}`;
+              return (
+                <div className="field field--radio" key={`${c.lat},${c.lng},${i}`}>
+                  <input
+                    type="radio"
+                    id={id}
+                    name={`${fieldId(form.id, path('address'))}-options`}
+                    onChange={() => address.pick(c)}
+                  />
+                  <label htmlFor={id}>{candidateLabel(c)}</label>
+                </div>
+              );
+            })}
+          </fieldset>
+        )}
+        {details && (
+          <div className="address-check__found" role="status">
+            <p>
+              {t('registration.address_found', { address: details.displayName })}
+              {details.approximate && <> ({t('map.approximate')})</>}
+            </p>
+            {onMap && (
+              <CheckboxField
+                {...form.bindCheck(path('addressConfirmed'))}
+                label={label('addressConfirmed')}
+                required
+              />
+            )}
+          </div>
+        )}
+      </div>
+      <TextField
+        {...form.bind<string>(path('website'))}
+        label={label('website')}
+        type="url"
+        inputMode="url"
+        placeholder="https://"
+        maxLength={LIMITS.urlMax}
+        autoComplete="url"
+      />
+      <TextField
+        {...form.bind<string>(path('phone'))}
+        label={label('phone')}
+        type="tel"
+        maxLength={LIMITS.phoneMax}
+        autoComplete="tel"
+      />
+      <TextField
+        {...form.bind<string>(path('descriptionUa'))}
+        label={label('descriptionUa')}
+        rows={4}
+        maxLength={LIMITS.descriptionMax}
+      />
+      <TextField
+        {...form.bind<string>(path('descriptionOther'))}
+        label={label('descriptionOther')}
+        rows={4}
+        maxLength={LIMITS.descriptionMax}
+      />
+      <TextField
+        {...form.bind<string>(path('originalPlace'))}
+        label={label('originalPlace')}
+        maxLength={LIMITS.addressMax}
+      />
+      <CheckboxField
+        {...form.bindCheck(path('marketingConsent'))}
+        label={label('marketingConsent')}
+      />
+    </>
+  );
+}

@@ -1,0 +1,123 @@
+import { useCallback, useRef, useState } from 'react';
+import {
+  VALIDATION_KEYS,
+  geocodeResultSchema,
+  type AddressDetails,
+  type ApiClient,
+  type FieldError,
+} from '@poruch/core';
+import type { FormController } from './useForm.js';
+import { needsMapAddress, type ServiceValues } from './serviceValues.js';
+
+/** Where the address validation of a service form stands. */
+export type AddressCheckStatus = 'idle' | 'checking' | 'ok' | 'wrong' | 'ambiguous' | 'failed';
+
+export interface AddressCheck {
+  readonly status: AddressCheckStatus;
+  /** The options of an ambiguous address. */
+  readonly candidates: readonly AddressDetails[];
+  /** Asks the geocoder about the typed address; resolves to the errors to show (none when found). */
+  check(): Promise<FieldError[]>;
+  /** Takes one option of an ambiguous address. */
+  pick(candidate: AddressDetails): void;
+  /** Forgets the validation: the address text changed. */
+  invalidate(): void;
+  /**
+   * Before a submit: the address errors of spec §5 when the service goes on the map and its
+   * address is missing or not validated (asking the geocoder when it has not been asked yet).
+   */
+  ensure(): Promise<FieldError[]>;
+}
+
+/**
+ * The address validation flow of the service form over `GET geocode`: a wrong address, an
+ * ambiguous one where the user picks an option, and then the confirmation checkbox
+ * "shown on the map at this address".
+ *
+ * @param prefix the service's path in the form (`service` in registration, '' elsewhere).
+ */
+export function useAddressCheck(
+  api: ApiClient,
+  form: FormController<object>,
+  prefix: string,
+): AddressCheck {
+  const [status, setStatus] = useState<AddressCheckStatus>(() =>
+    form.get(p(prefix, 'addressDetails')) ? 'ok' : 'idle',
+  );
+  const [candidates, setCandidates] = useState<readonly AddressDetails[]>([]);
+  const formRef = useRef(form);
+  formRef.current = form;
+  const path = (name: string) => p(prefix, name);
+
+  const check = useCallback(async (): Promise<FieldError[]> => {
+    const f = formRef.current;
+    const address = String(f.get(path('address')) ?? '').trim();
+    const country = String(f.get(path('countryCode')) ?? '');
+    if (!address) {
+      setStatus('idle');
+      return [
+        { field: path('address'), key: VALIDATION_KEYS.required, params: { name: 'address' } },
+      ];
+    }
+    setStatus('checking');
+    setCandidates([]);
+    try {
+      const result = await api.request('GET', 'geocode', {
+        searchParams: { address, ...(country ? { country } : {}) },
+        schema: geocodeResultSchema,
+      });
+      if (result.status === 'ok' && result.candidates[0]) {
+        f.set(path('addressDetails'), result.candidates[0]);
+        setStatus('ok');
+        return [];
+      }
+      f.set(path('addressDetails'), null);
+      f.set(path('addressConfirmed'), false);
+      if (result.status === 'ambiguous') {
+        setCandidates(result.candidates);
+        setStatus('ambiguous');
+        return [{ field: path('address'), key: VALIDATION_KEYS.ambiguousAddress }];
+      }
+      setStatus('wrong');
+      return [{ field: path('address'), key: VALIDATION_KEYS.wrongAddress }];
+    } catch {
+      // The client has shown the error toast; the form stays as typed.
+      setStatus('failed');
+      return [];
+    }
+  }, [api, prefix]);
+
+  const pick = useCallback(
+    (candidate: AddressDetails) => {
+      formRef.current.set(path('addressDetails'), candidate);
+      setStatus('ok');
+    },
+    [prefix],
+  );
+
+  const invalidate = useCallback(() => {
+    const f = formRef.current;
+    if (f.get(path('addressDetails'))) f.set(path('addressDetails'), null);
+    if (f.get(path('addressConfirmed'))) f.set(path('addressConfirmed'), false);
+    setStatus('idle');
+    setCandidates([]);
+  }, [prefix]);
+
+  const ensure = useCallback(async (): Promise<FieldError[]> => {
+    const f = formRef.current;
+    const v = (prefix ? f.get(prefix) : f.values) as ServiceValues;
+    if (!needsMapAddress(v)) return [];
+    if (v.addressDetails) return [];
+    if (status === 'ambiguous') {
+      return [{ field: path('address'), key: VALIDATION_KEYS.ambiguousAddress }];
+    }
+    const errors = await check();
+    if (errors.length) return errors;
+    // Found now: the user still has to confirm the place on the map.
+    return [{ field: path('addressConfirmed'), key: VALIDATION_KEYS.mustAgree }];
+  }, [check, status, prefix]);
+
+  return { status, candidates, check, pick, invalidate, ensure };
+}
+
+const p = (prefix: string, name: string) => (prefix ? `${prefix}.${name}` : name);

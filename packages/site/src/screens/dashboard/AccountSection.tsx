@@ -1,0 +1,246 @@
+import { useState } from 'react';
+import {
+  LANGUAGE_OPTIONS,
+  LIMITS,
+  accountDeletionSchema,
+  credentialsChangeSchema,
+  isApiError,
+  personalDataUpdateSchema,
+  type Account,
+} from '@poruch/core';
+import { useApp, useAuth } from '../../app/context.js';
+import { CheckboxField, SelectField, TextField } from '../../forms/fields.js';
+import { Notice } from '../../forms/Notice.js';
+import { useForm } from '../../forms/useForm.js';
+
+/** Account: personal data, credentials and deletion. */
+export function AccountSection() {
+  const { t } = useApp();
+  const account = useAuth((s) => s.account);
+  if (!account) return null;
+  return (
+    <>
+      <div className="section-head">
+        <h1>{t('account.title')}</h1>
+        <span className="badge">{t(`account_type.${account.type}`)}</span>
+      </div>
+      <p className="item__meta">
+        {t('dashboard.greeting', { name: account.firstName || account.email })}
+      </p>
+      <PersonalDataForm account={account} />
+      <CredentialsForm account={account} />
+      <AccountDeletion />
+    </>
+  );
+}
+
+const success = (t: (k: string) => string, key: string) => ({
+  severity: 'success' as const,
+  summary: t('success.summary'),
+  detail: t(key),
+});
+
+function PersonalDataForm({ account }: { account: Account }) {
+  const { t, auth, showToast } = useApp();
+  const form = useForm(
+    'personal',
+    {
+      firstName: account.firstName,
+      lastName: account.lastName,
+      phone: account.phone,
+      locale: account.locale,
+      marketingConsent: account.marketingConsent,
+    },
+    t,
+  );
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const changes = form.validate(personalDataUpdateSchema);
+    if (!changes) return;
+    const updated = await form.run(() => auth.getState().update(changes));
+    if (updated) showToast(success(t, 'success.data_changed'));
+  };
+  return (
+    <form
+      className="card form__section"
+      onSubmit={submit}
+      noValidate
+      aria-labelledby="personal-title"
+    >
+      <h2 id="personal-title">{t('personal_data.title')}</h2>
+      <div className="form__grid">
+        <TextField
+          {...form.bind('firstName')}
+          label={t('field.firstName')}
+          required
+          autoComplete="given-name"
+          maxLength={LIMITS.personNameMax}
+        />
+        <TextField
+          {...form.bind('lastName')}
+          label={t('field.lastName')}
+          autoComplete="family-name"
+          maxLength={LIMITS.personNameMax}
+        />
+      </div>
+      <div className="form__grid">
+        <TextField
+          {...form.bind('phone')}
+          label={t('field.phone')}
+          type="tel"
+          autoComplete="tel"
+          maxLength={LIMITS.phoneMax}
+        />
+        <SelectField
+          {...form.bind('locale')}
+          label={t('dashboard.mail_language')}
+          options={LANGUAGE_OPTIONS.map((o) => ({ value: o.code, label: t(`language.${o.code}`) }))}
+        />
+      </div>
+      <CheckboxField {...form.bindCheck('marketingConsent')} label={t('field.marketingConsent')} />
+      <div className="form__actions">
+        <button type="submit" className="button" disabled={form.submitting}>
+          {t('personal_data.submit')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function CredentialsForm({ account }: { account: Account }) {
+  const { t, api, auth, showToast } = useApp();
+  const blank = { currentPassword: '', email: account.email, newPassword: '', confirmPassword: '' };
+  const form = useForm('credentials', blank, t);
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const v = form.values;
+    const body = {
+      currentPassword: v.currentPassword,
+      ...(v.email.trim().toLowerCase() !== account.email ? { email: v.email } : {}),
+      ...(v.newPassword || v.confirmPassword
+        ? { newPassword: v.newPassword, confirmPassword: v.confirmPassword }
+        : {}),
+    };
+    const change = form.validate(credentialsChangeSchema, body);
+    if (!change) return;
+    const updated = await form.run(() => api.changeCredentials(change), {
+      onError: (err) =>
+        isApiError(err) && err.key === 'wrong_current_password'
+          ? [{ field: 'currentPassword', key: 'error.wrong_current_password' }]
+          : undefined,
+    });
+    if (updated) {
+      auth.getState().setAccount(updated);
+      form.reset({ ...blank, email: updated.email });
+      showToast(success(t, 'success.credentials_changed'));
+    }
+  };
+  return (
+    <form className="card form__section" onSubmit={submit} noValidate aria-labelledby="cred-title">
+      <h2 id="cred-title">{t('credentials.title')}</h2>
+      <p className="field__hint">{t('credentials.text')}</p>
+      <TextField
+        {...form.bind('email')}
+        label={t('field.email')}
+        type="email"
+        autoComplete="email"
+      />
+      <div className="form__grid">
+        <TextField
+          {...form.bind('newPassword')}
+          label={t('field.newPassword')}
+          type="password"
+          autoComplete="new-password"
+        />
+        <TextField
+          {...form.bind('confirmPassword')}
+          label={t('field.confirmPassword')}
+          type="password"
+          autoComplete="new-password"
+        />
+      </div>
+      <TextField
+        {...form.bind('currentPassword')}
+        label={t('field.currentPassword')}
+        type="password"
+        autoComplete="current-password"
+        required
+      />
+      <div className="form__actions">
+        <button type="submit" className="button" disabled={form.submitting}>
+          {t('credentials.submit')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function AccountDeletion() {
+  const { t, api, auth, confirm, showToast } = useApp();
+  const form = useForm('deletion', { currentPassword: '' }, t);
+  const [open, setOpen] = useState(false);
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const body = form.validate(accountDeletionSchema);
+    if (!body) return;
+    const answer = await confirm({
+      header: t('account_deletion.title'),
+      message: t('account_deletion.confirm'),
+      acceptLabel: t('account_deletion.submit'),
+      rejectLabel: t('common.cancel'),
+    });
+    if (answer !== 'accept') return;
+    const done = await form.run(
+      async () => {
+        await api.deleteAccount(body);
+        return true;
+      },
+      {
+        onError: (err) =>
+          isApiError(err) && err.key === 'wrong_current_password'
+            ? [{ field: 'currentPassword', key: 'error.wrong_current_password' }]
+            : undefined,
+      },
+    );
+    if (done) {
+      showToast(success(t, 'success.account_deleted'));
+      // The account is gone: the app goes to /login.
+      auth.getState().clear();
+    }
+  };
+  return (
+    <section className="card form__section" aria-labelledby="deletion-title">
+      <h2 id="deletion-title">{t('account_deletion.title')}</h2>
+      <Notice kind="warn">{t('account_deletion.warning')}</Notice>
+      {!open ? (
+        <div className="form__actions">
+          <button type="button" className="button button--danger" onClick={() => setOpen(true)}>
+            {t('account_deletion.submit')}
+          </button>
+        </div>
+      ) : (
+        <form className="form" onSubmit={submit} noValidate>
+          <TextField
+            {...form.bind('currentPassword')}
+            label={t('field.currentPassword')}
+            type="password"
+            autoComplete="current-password"
+            required
+          />
+          <div className="form__actions">
+            <button type="submit" className="button button--danger" disabled={form.submitting}>
+              {t('account_deletion.submit')}
+            </button>
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => setOpen(false)}
+            >
+              {t('common.cancel')}
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,188 @@
+import { useState } from 'react';
+import {
+  LIMITS,
+  isApiError,
+  registrationSchema,
+  zodErrorToFieldErrors,
+  type FieldError,
+} from '@poruch/core';
+import { useApp } from '../../app/context.js';
+import { CheckboxField, TextField } from '../../forms/fields.js';
+import { Notice } from '../../forms/Notice.js';
+import { ServiceFields } from '../../forms/ServiceFields.js';
+import {
+  emptyService,
+  valuesToServiceInput,
+  type ServiceValues,
+} from '../../forms/serviceValues.js';
+import { useAddressCheck } from '../../forms/useAddressCheck.js';
+import { useForm, type FormController } from '../../forms/useForm.js';
+import { Link } from '../../router/index.js';
+import '../../forms/forms.css';
+
+interface RegistrationValues {
+  account: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    phone: string;
+    password: string;
+    confirmPassword: string;
+  };
+  service: ServiceValues;
+  termsAgreed: boolean;
+}
+
+const initial = (): RegistrationValues => ({
+  account: { firstName: '', lastName: '', email: '', phone: '', password: '', confirmPassword: '' },
+  service: emptyService(),
+  termsAgreed: false,
+});
+
+/** `/provide-help`: registration of a service or partner, the account and its first service. */
+export default function RegisterScreen() {
+  const { t, api, auth, locale, showToast } = useApp();
+  const form = useForm('register', initial(), t);
+  const address = useAddressCheck(api, form as FormController<object>, 'service');
+  const [emailUsed, setEmailUsed] = useState(false);
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setEmailUsed(false);
+    const v = form.values;
+    const addressErrors = await address.ensure();
+    const body = {
+      account: {
+        ...v.account,
+        locale,
+        marketingConsent: v.service.marketingConsent,
+      },
+      service: valuesToServiceInput(v.service),
+      termsAgreed: v.termsAgreed,
+    };
+    const parsed = registrationSchema.safeParse(body);
+    const errors: FieldError[] = [
+      ...(parsed.success ? [] : zodErrorToFieldErrors(parsed.error)),
+      ...addressErrors,
+    ];
+    if (errors.length || !parsed.success) {
+      form.setErrors(dedupe(errors));
+      return;
+    }
+    const result = await form.run(() => api.register(parsed.data), {
+      onError: (err) => {
+        if (isApiError(err) && err.key === 'email_is_used') {
+          setEmailUsed(true);
+          return [{ field: 'account.email', key: 'error.email_is_used' }];
+        }
+      },
+    });
+    if (result) {
+      showToast({
+        severity: 'success',
+        summary: t('success.summary'),
+        detail: t('success.registered'),
+      });
+      // The server started a session: the app leaves this logged-out-only screen for the dashboard.
+      auth.getState().setAccount(result.account);
+    }
+  };
+
+  const label = (name: string) => t(`field.${name}`);
+
+  return (
+    <section className="page form-page form-page--wide" data-screen="provide-help">
+      <h1>{t('registration.title')}</h1>
+      <p className="page__intro">{t('registration.intro')}</p>
+      <form className="form" onSubmit={submit} noValidate aria-busy={form.submitting}>
+        <fieldset className="card form__section">
+          <legend>{t('registration.account_step')}</legend>
+          <div className="form__grid">
+            <TextField
+              {...form.bind('account.firstName')}
+              label={label('firstName')}
+              required
+              autoComplete="given-name"
+              maxLength={LIMITS.personNameMax}
+            />
+            <TextField
+              {...form.bind('account.lastName')}
+              label={label('lastName')}
+              autoComplete="family-name"
+              maxLength={LIMITS.personNameMax}
+            />
+          </div>
+          <TextField
+            {...form.bind('account.email')}
+            label={label('email')}
+            type="email"
+            autoComplete="email"
+            required
+            hint={
+              emailUsed ? <Link to="/login">{t('registration.login_instead')}</Link> : undefined
+            }
+          />
+          <TextField
+            {...form.bind('account.phone')}
+            label={label('phone')}
+            type="tel"
+            autoComplete="tel"
+            maxLength={LIMITS.phoneMax}
+          />
+          <div className="form__grid">
+            <TextField
+              {...form.bind('account.password')}
+              label={label('password')}
+              type="password"
+              autoComplete="new-password"
+              required
+              hint={t('registration.password_hint', { length: LIMITS.passwordMin })}
+            />
+            <TextField
+              {...form.bind('account.confirmPassword')}
+              label={label('confirmPassword')}
+              type="password"
+              autoComplete="new-password"
+              required
+            />
+          </div>
+        </fieldset>
+        <fieldset className="card form__section">
+          <legend>{t('registration.service_step')}</legend>
+          <ServiceFields form={form as FormController<object>} prefix="service" address={address} />
+        </fieldset>
+        <div className="card form__section">
+          <CheckboxField
+            {...form.bindCheck('termsAgreed')}
+            label={
+              <>
+                {label('termsAgreed')} (
+                <Link to="/privacy-policy">{t('footer.privacy_policy')}</Link>,{' '}
+                <Link to="/disclaimer">{t('disclaimer.title')}</Link>)
+              </>
+            }
+            required
+          />
+          {form.errors.length > 0 && <Notice kind="error">{t('error.validation_failed')}</Notice>}
+          <div className="form__actions">
+            <button type="submit" className="button" disabled={form.submitting}>
+              {t('registration.submit')}
+            </button>
+            <Link to="/login">{t('registration.login_instead')}</Link>
+          </div>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** One message per field and rule (the address check and the schema may both report one). */
+function dedupe(errors: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const k = `${e.field}|${e.key}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
