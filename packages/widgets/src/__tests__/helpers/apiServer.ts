@@ -1,0 +1,195 @@
+/**
+ * The real Poruch server for widget behaviour suites: a fresh in-memory database on a loopback
+ * port, seeded over HTTP (fastify `inject`, which needs no fetch) with approved services and
+ * vacancies. The widgets then call it with the page's fetch, across origins, as on a partner's
+ * site. The server modules are imported by path at run time, so the widgets' type program does
+ * not take in the server's sources.
+ */
+
+const at = (p: string) => new URL(p, import.meta.url).pathname;
+const SERVER_HELPERS = at('../../../../server/src/__tests__/helpers/server.ts');
+const SERVER_FIXTURES = at('../../../../server/src/__tests__/helpers/fixtures.ts');
+const SERVER_SCHEMA = at('../../../../server/src/db/schema.ts');
+const SERVER_ROWS = at('../../../../server/src/repositories/services.ts');
+const SERVER_PASSWORDS = at('../../../../server/src/lib/passwords.ts');
+const PASSWORD = 'test password 123';
+let passwordHash: Promise<string> | undefined;
+
+export interface SeededService {
+  id: string;
+  name: string;
+  /** The partner's session, for the dashboard suites. */
+  session: Session;
+}
+
+export interface Session {
+  cookie: string;
+  xsrf: string;
+}
+
+export interface ApiServer {
+  url: string;
+  app: any;
+  database: any;
+  /** A partner with one service, approved unless `pending`. */
+  addService(
+    overrides?: Record<string, unknown>,
+    options?: { pending?: boolean },
+  ): Promise<SeededService>;
+  /** A vacancy of a service, posted by its owner. */
+  addVacancy(service: SeededService, vacancy: Record<string, unknown>): Promise<{ id: string }>;
+  /** `inject` with a session: cookies and the anti-forgery header. */
+  call(
+    session: Session | null,
+    method: string,
+    url: string,
+    payload?: unknown,
+  ): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+const cookieHeader = (setCookie: string | string[] | undefined, into: Map<string, string>) => {
+  for (const c of [setCookie ?? []].flat()) {
+    const [pair] = c.split(';');
+    const eq = pair!.indexOf('=');
+    into.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
+  }
+};
+
+export async function startApiServer(env: Record<string, string> = {}): Promise<ApiServer> {
+  const { startTestServer } = await import(/* @vite-ignore */ SERVER_HELPERS);
+  const { registration } = await import(/* @vite-ignore */ SERVER_FIXTURES);
+  const schema = await import(/* @vite-ignore */ SERVER_SCHEMA);
+  const { serviceInputToRow } = await import(/* @vite-ignore */ SERVER_ROWS);
+  const { hashPassword } = await import(/* @vite-ignore */ SERVER_PASSWORDS);
+  const server = await startTestServer({
+    RATE_LOGIN_PER_IP: '10000',
+    ...env,
+  });
+  const app = server.app;
+
+  const newSession = async (): Promise<Map<string, string>> => {
+    const jar = new Map<string, string>();
+    const res = await app.inject({ method: 'GET', url: '/api/v1/auth/check' });
+    cookieHeader(res.headers['set-cookie'], jar);
+    return jar;
+  };
+  const toSession = (jar: Map<string, string>): Session => ({
+    cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+    xsrf: decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
+  });
+
+  const call: ApiServer['call'] = async (session, method, url, payload) => {
+    const res = await app.inject({
+      method,
+      url,
+      headers: session
+        ? { cookie: session.cookie, 'x-xsrf-token': session.xsrf, origin: server.env.PUBLIC_URL }
+        : {},
+      ...(payload !== undefined ? { payload } : {}),
+    });
+    let body: any;
+    try {
+      body = res.json();
+    } catch {
+      body = res.body;
+    }
+    return { status: res.statusCode, body };
+  };
+
+  return {
+    url: server.url,
+    app,
+    database: server.database,
+    async addService(overrides = {}, options = {}) {
+      // Straight into the database, then a real login: the suites do not depend on the
+      // registration route and its welcome mail.
+      const body = registration();
+      const service = { ...body.service, ...overrides } as Record<string, any>;
+      passwordHash ??= hashPassword(PASSWORD);
+      const [account] = await server.database.db
+        .insert(schema.accounts)
+        .values({
+          email: body.account.email,
+          passwordHash: await passwordHash,
+          type: 'PARTNER',
+          firstName: body.account.firstName,
+        })
+        .returning();
+      const [row] = await server.database.db
+        .insert(schema.services)
+        .values({
+          ...serviceInputToRow(service),
+          ownerId: account.id,
+          status: options.pending ? 'pending' : 'approved',
+        })
+        .returning();
+      const jar = await newSession();
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        headers: { cookie: toSession(jar).cookie, 'x-xsrf-token': toSession(jar).xsrf },
+        payload: { email: body.account.email, password: PASSWORD },
+      });
+      if (login.statusCode !== 200) throw new Error(`login: ${login.statusCode} ${login.body}`);
+      cookieHeader(login.headers['set-cookie'], jar);
+      // A GET after the login hands out a fresh anti-forgery token for the new session.
+      const check = await app.inject({
+        method: 'GET',
+        url: '/api/v1/auth/check',
+        headers: { cookie: toSession(jar).cookie },
+      });
+      cookieHeader(check.headers['set-cookie'], jar);
+      return { id: row.id, name: row.name, session: toSession(jar) };
+    },
+    async addVacancy(service, vacancy) {
+      const res = await call(
+        service.session,
+        'POST',
+        `/api/v1/my/services/${service.id}/vacancies`,
+        vacancy,
+      );
+      if (res.status !== 201) throw new Error(`vacancy: ${res.status} ${JSON.stringify(res.body)}`);
+      return { id: res.body.id };
+    },
+    call,
+    close: () => server.close(),
+  };
+}
+
+/**
+ * Makes the test page same-origin with the API. happy-dom preflights even simple cross-origin
+ * GETs (browsers do not), which the server rightly does not answer; the cross-origin path is
+ * covered by the Playwright suites in real Chromium.
+ */
+export function useOrigin(url: string): void {
+  (window as unknown as { happyDOM: { setURL(u: string): void } }).happyDOM.setURL(url);
+}
+
+/**
+ * An API that is down: every call answers 503 with the catalogue body, as a proxy in front of a
+ * stopped server would. Returns its URL and a close function.
+ */
+export async function startOutage(): Promise<{ url: string; close(): Promise<void> }> {
+  const http = await import('node:http');
+  const server = http.createServer((req, res) => {
+    res.writeHead(503, {
+      'content-type': 'application/json',
+      'access-control-allow-origin': '*',
+      'access-control-allow-headers': 'content-type',
+      'access-control-allow-methods': 'GET, POST, PUT, DELETE',
+    });
+    res.end(
+      req.method === 'OPTIONS'
+        ? ''
+        : JSON.stringify({ statusCode: 503, errors: { message: 'service_unavailable' } }),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}

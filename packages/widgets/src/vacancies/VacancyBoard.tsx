@@ -1,0 +1,96 @@
+import { useEffect } from 'react';
+import type { CategoryFilter } from '@poruch/core';
+import { ErrorState } from '../shared/ErrorState.js';
+import { useWidget } from '../shared/WidgetContext.js';
+import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
+import { baseStyles } from '../ui/baseStyles.js';
+import { flagBase } from '../ui/flagBase.js';
+import { Pagination } from '../ui/Pagination.js';
+import { UI_PARTS } from '../ui/parts.js';
+import { StatusMessage } from '../ui/StatusMessage.js';
+import { pageCount } from './createVacancyBoard.js';
+import { vacancyStyles } from './styles.js';
+import { useVacancyBoard } from './useVacancyBoard.js';
+import { VacancyFilterBar } from './VacancyFilterBar.js';
+import { VacancyList } from './VacancyList.js';
+
+export interface VacancyBoardProps extends WidgetBaseProps {
+  /** One partner's vacancies only (the partner embed). Attribute `service-id`. Defaults to every service. */
+  serviceId?: string;
+  /** Two-letter country code of the employers. Attribute `country`. Defaults to every country. */
+  country?: string;
+  /** Category key of the employers, `all` or `empty`. Attribute `category`. Defaults to `all`. */
+  category?: CategoryFilter;
+  /** Vacancies per page, 1–100. Attribute `page-size`. Defaults to 10. */
+  pageSize?: number;
+}
+
+/** The `part`s of `<poruch-vacancies>`. */
+export const VACANCY_PARTS = [...UI_PARTS, 'filters', 'list', 'vacancy'] as const;
+
+/**
+ * The vacancy search and board (`GET vacancies`): text, experience and open-only filters,
+ * pages, and loading, empty and error states. With `serviceId` it is one partner's board.
+ * Fires `poruch:ready` and `poruch:error` (from the shell) as its state changes.
+ */
+export function VacancyBoard(props: VacancyBoardProps) {
+  return (
+    <WidgetShell
+      {...props}
+      styles={baseStyles + vacancyStyles}
+      parts={VACANCY_PARTS}
+      handlers={props}
+    >
+      <Board {...props} />
+    </WidgetShell>
+  );
+}
+
+function Board({ serviceId, country, category, pageSize }: VacancyBoardProps) {
+  const { api, t, setState } = useWidget();
+  const [state, board] = useVacancyBoard({ api, serviceId, country, category, pageSize });
+  const pages = pageCount(state.total, state.pageSize);
+
+  useEffect(() => {
+    setState(state.status, state.error ?? undefined);
+  }, [state.status, state.error, setState]);
+
+  return (
+    <section
+      className="board"
+      aria-label={t('vacancies.search_title')}
+      aria-busy={state.status === 'loading'}
+    >
+      <VacancyFilterBar filters={state.filters} t={t} onChange={board.setFilters} />
+      {state.status === 'error' ? (
+        <ErrorState error={state.error} onRetry={board.reload} />
+      ) : state.status === 'loading' && state.items.length === 0 ? (
+        <StatusMessage kind="loading" text={t('widget.loading')} />
+      ) : state.items.length === 0 ? (
+        <StatusMessage kind="empty" text={t('vacancies.empty')} />
+      ) : (
+        <>
+          <p className="board__total" role="status">
+            {t('home.results', { count: state.total })}
+          </p>
+          <VacancyList
+            items={state.items}
+            t={t}
+            flagBase={flagBase(api.base)}
+            hideEmployer={!!serviceId}
+          />
+          <Pagination
+            page={state.page}
+            pages={pages}
+            label={t('vacancies.title')}
+            previousLabel={t('common.previous')}
+            nextLabel={t('common.next')}
+            pageLabel={t('common.page_of', { page: state.page, pages })}
+            onPage={board.setPage}
+            disabled={state.status === 'loading'}
+          />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,17 @@
+import { defineWidget } from '../shared/defineWidget.js';
+import { VacancyBoard } from './VacancyBoard.js';
+
+/**
+ * `<poruch-vacancies>`: the vacancy board. Attributes: `api-base`, `lang`, `service-id`,
+ * `country`, `category`, `page-size`. See docs/embedding.md.
+ */
+export const PoruchVacanciesElement = defineWidget({
+  tag: 'poruch-vacancies',
+  component: VacancyBoard,
+  attributes: {
+    'service-id': 'string',
+    country: 'string',
+    category: 'string',
+    'page-size': 'number',
+  },
+});
