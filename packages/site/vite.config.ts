@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -44,8 +45,49 @@ function flags(): Plugin {
   };
 }
 
+/**
+ * Writes /sw.js from src/pwa/sw.template.js with the build's version (a hash of every output file
+ * name) and the entry chunks to precache, so each build is a new worker and the page can ask
+ * "New version available. Load New Version?". In dev the template is served as is.
+ */
+function serviceWorker(): Plugin {
+  const template = path.join(here, 'src/pwa/sw.template.js');
+  return {
+    name: 'poruch-service-worker',
+    configureServer(server) {
+      server.middlewares.use('/sw.js', (_req, res) => {
+        res.setHeader('content-type', 'text/javascript');
+        res.end(
+          readFileSync(template, 'utf8')
+            .replace('__VERSION__', 'dev')
+            .replace('__PRECACHE__', '[]'),
+        );
+      });
+    },
+    generateBundle(_options, bundle) {
+      const names = Object.keys(bundle).sort();
+      const version = createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 12);
+      const precache = Object.values(bundle)
+        .filter((f) => f.type === 'chunk' && f.isEntry)
+        .map((f) => `/${f.fileName}`)
+        .concat(
+          Object.values(bundle)
+            .filter((f) => f.type === 'asset' && f.fileName.endsWith('.css'))
+            .map((f) => `/${f.fileName}`),
+        );
+      this.emitFile({
+        type: 'asset',
+        fileName: 'sw.js',
+        source: readFileSync(template, 'utf8')
+          .replace('__VERSION__', version)
+          .replace('__PRECACHE__', JSON.stringify(precache)),
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), flags()],
+  plugins: [react(), flags(), serviceWorker()],
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: true },

@@ -4,11 +4,17 @@ import { runtimeConfigSchema } from '@poruch/core';
 import { App } from './App.js';
 import { AppProvider } from './app/context.js';
 import { createAppServices } from './app/services.js';
+import { startErrorReporting } from './app/errorReporting.js';
+import { captureInstallPrompt } from './pwa/install.js';
+import { registerServiceWorker } from './pwa/serviceWorker.js';
 import { PageChrome } from './ui/PageChrome.js';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('[poruch] #root is missing from index.html');
+
+// The install-prompt event may fire before React renders.
+captureInstallPrompt();
 
 const services = createAppServices();
 document.documentElement.lang = services.lang;
@@ -20,8 +26,12 @@ document.documentElement.dataset.tagline = services.t('app.tagline');
 void services.auth.getState().check();
 services.api
   .request('GET', 'env', { root: true, schema: runtimeConfigSchema, silent: true })
-  .then((config) => services.config.setState(config))
+  .then((config) => {
+    services.config.setState(config);
+    startErrorReporting(config);
+  })
   .catch(() => undefined);
+void registerServiceWorker(services);
 
 createRoot(root).render(
   <StrictMode>

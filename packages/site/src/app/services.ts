@@ -8,6 +8,7 @@ import {
   toastStore,
   translator,
   confirmStore,
+  MAIN_TOAST_LIFE,
   type ApiClient,
   type AuthStore,
   type ConfirmOptions,
@@ -21,6 +22,9 @@ import {
 } from '@poruch/core';
 import type { LocaleCode } from '@poruch/core';
 import { createStore, type Store } from './store.js';
+
+/** Key of the main toast container: its toasts' life defaults to MAIN_TOAST_LIFE (1000000 ms). */
+export const MAIN_TOAST_KEY = 'main';
 
 /** Everything the screens use, created once per page in main.tsx. */
 export interface AppServices {
@@ -38,7 +42,10 @@ export interface AppServices {
   /** BCP 47 tag of the locale for Intl and `<html lang>`: `uk` or `en-GB`. */
   readonly lang: string;
   readonly toasts: ToastStore;
-  /** Shows a toast (bottom-centre); returns its id. */
+  /**
+   * Shows a toast (bottom-centre); returns its id. Life defaults to 3000 ms, or 1000000 ms for
+   * `key: 'main'`.
+   */
   showToast(message: ToastMessage): number;
   readonly confirmStore: ConfirmStore;
   /** Opens the confirm dialog; resolves with `accept`, `reject` or `cancel`. */
@@ -60,7 +67,13 @@ export function createAppServices(): AppServices {
     locale,
     lang: locale === 'ua' ? 'uk' : 'en-GB',
     toasts: toastStore,
-    showToast,
+    // The main toast container's messages live 1000000 ms unless they set their own life (spec §9).
+    showToast: (message) =>
+      showToast(
+        message.key === MAIN_TOAST_KEY && message.life === undefined
+          ? { ...message, life: MAIN_TOAST_LIFE }
+          : message,
+      ),
     confirmStore,
     confirm: openConfirm,
   };

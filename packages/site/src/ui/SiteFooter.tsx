@@ -1,4 +1,5 @@
 import { useApp } from '../app/context.js';
+import { SocialBlock } from '../chrome/SocialBlock.js';
 import { Link } from '../router/index.js';
 
 /** The footer text (spec §2: every page except home and store). */
@@ -8,6 +9,7 @@ export function SiteFooter() {
     <footer className="site-footer">
       <div className="site-footer__inner">
         <p>{t('footer.text')}</p>
+        <SocialBlock />
         <p>
           {t('footer.copyright', { year: new Date().getFullYear() })} ·{' '}
           <Link to="/privacy-policy">{t('footer.privacy_policy')}</Link>

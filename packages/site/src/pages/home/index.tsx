@@ -1,11 +1,280 @@
-import { useT } from '../../app/context.js';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import {
+  CATEGORY_KEYS,
+  getCountries,
+  servicePageSchema,
+  vacancyPageSchema,
+  type ServicePage,
+  type VacancyPage,
+} from '@poruch/core';
+import { useApp } from '../../app/context.js';
+import { SocialBlock } from '../../chrome/SocialBlock.js';
+import { Link, useQuery } from '../../router/index.js';
+import { readSearchState, toQuery, type SearchState } from './searchState.js';
 
-/** Home: business search, vacancy search and the map/list switch. */
+const PAGE_SIZE = 20;
+
+type Results =
+  | { kind: 'services'; key: string; page: ServicePage }
+  | { kind: 'vacancies'; key: string; page: VacancyPage }
+  | null;
+
+/**
+ * Home: the business search, the vacancy search and the map/list switch. Everything the visitor
+ * chooses is in the URL (see searchState.ts), so a link can be shared and Back undoes a step.
+ * The map and search widgets of @poruch/widgets take the results area's place once they land.
+ */
 export default function HomePage() {
-  const t = useT();
+  const { t, locale, api } = useApp();
+  const [params, setQuery] = useQuery();
+  const state = useMemo(() => readSearchState(params), [params]);
+  const [draft, setDraft] = useState(state.q);
+  const [shownQ, setShownQ] = useState(state.q);
+  const [results, setResults] = useState<Results>(null);
+  const qId = useId();
+  const countryId = useId();
+  const categoryId = useId();
+  const onlineId = useId();
+  const countries = useMemo(() => getCountries(t, locale), [t, locale]);
+
+  // The URL changed (Back, a shared link): the field shows its query.
+  if (shownQ !== state.q) {
+    setShownQ(state.q);
+    setDraft(state.q);
+  }
+
+  const requestKey = `${state.mode}|${state.q}|${state.country}|${state.category}|${state.online}|${state.page}`;
+  const loading = results?.key !== requestKey;
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const key = requestKey;
+    const searchParams: Record<string, string | number | boolean> = {
+      page: state.page,
+      pageSize: PAGE_SIZE,
+    };
+    if (state.q) searchParams.q = state.q;
+    if (state.country) searchParams.country = state.country;
+    if (state.category) searchParams.category = state.category;
+    const done = (r: Results) => {
+      if (!controller.signal.aborted) setResults(r);
+    };
+    // A failed search has shown its error toast; the old results stay.
+    const fail = () => undefined;
+    if (state.mode === 'services') {
+      if (state.online) searchParams.online = true;
+      api
+        .request('GET', 'services', {
+          searchParams,
+          schema: servicePageSchema,
+          signal: controller.signal,
+        })
+        .then((page) => done({ kind: 'services', key, page }), fail);
+    } else {
+      api
+        .request('GET', 'vacancies', {
+          searchParams,
+          schema: vacancyPageSchema,
+          signal: controller.signal,
+        })
+        .then((page) => done({ kind: 'vacancies', key, page }), fail);
+    }
+    return () => controller.abort();
+  }, [api, requestKey]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const update = (change: Partial<SearchState>, replace = false) =>
+    setQuery(toQuery({ page: 1, ...change }), { replace });
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    update({ q: draft });
+  };
+
+  const total = results?.page.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+
   return (
-    <section className="home" data-screen="home">
-      <h1>{t('home.title')}</h1>
-    </section>
+    <div className="home" data-screen="home">
+      <section className="hero">
+        <h1 className="hero__title">{t('home.title')}</h1>
+        <p className="hero__intro">{t('app.tagline')}</p>
+      </section>
+
+      <section className="search-panel" aria-label={t('common.search')}>
+        <div className="segmented" role="group" aria-label={t('home_page.search_mode')}>
+          {(['services', 'vacancies'] as const).map((mode) => (
+            <button
+              key={mode}
+              type="button"
+              className="segmented__item"
+              aria-pressed={state.mode === mode}
+              onClick={() => update({ mode, category: state.category })}
+            >
+              {t(mode === 'services' ? 'home.business_search' : 'home.vacancy_search')}
+            </button>
+          ))}
+        </div>
+
+        <form className="search-form" role="search" onSubmit={onSubmit}>
+          <div className="field field--grow">
+            <label htmlFor={qId}>
+              {t(state.mode === 'services' ? 'home.business_search' : 'home.vacancy_search')}
+            </label>
+            <input
+              id={qId}
+              type="search"
+              name="q"
+              value={draft}
+              maxLength={200}
+              placeholder={t(
+                state.mode === 'services'
+                  ? 'home.business_search_placeholder'
+                  : 'home.vacancy_search_placeholder',
+              )}
+              onChange={(e) => setDraft(e.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={countryId}>{t('home.country_filter')}</label>
+            <select
+              id={countryId}
+              value={state.country}
+              onChange={(e) => update({ country: e.target.value })}
+            >
+              <option value="">{t('home_page.all_countries')}</option>
+              {countries.map((c) => (
+                <option key={c.code} value={c.code}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={categoryId}>{t('home.category_filter')}</label>
+            <select
+              id={categoryId}
+              value={state.category}
+              onChange={(e) => update({ category: e.target.value })}
+            >
+              <option value="">{t('category.all')}</option>
+              {CATEGORY_KEYS.map((c) => (
+                <option key={c} value={c}>
+                  {t(`category.${c}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className="button search-form__submit">
+            {t('home_page.submit')}
+          </button>
+          {state.mode === 'services' && (
+            <div className="check search-form__online">
+              <input
+                id={onlineId}
+                type="checkbox"
+                checked={state.online}
+                onChange={(e) => update({ online: e.target.checked })}
+              />
+              <label htmlFor={onlineId}>{t('home.online_filter')}</label>
+            </div>
+          )}
+        </form>
+      </section>
+
+      <section className="results" aria-busy={loading}>
+        <div className="results__bar">
+          <p className="results__count" aria-live="polite">
+            {loading && !results
+              ? t('home_page.loading_results')
+              : t('home.results', { count: total })}
+          </p>
+          <div className="segmented" role="group" aria-label={t('home_page.view_mode')}>
+            {(['map', 'list'] as const).map((view) => (
+              <button
+                key={view}
+                type="button"
+                className="segmented__item"
+                aria-pressed={state.view === view}
+                onClick={() => setQuery(toQuery({ view }))}
+              >
+                {t(view === 'map' ? 'home.map_view' : 'home.list_view')}
+              </button>
+            ))}
+          </div>
+        </div>
+        {state.view === 'map' && (
+          <div className="map-frame" data-testid="map-view">
+            <p>{t('home_page.map_note')}</p>
+          </div>
+        )}
+        <ResultList results={results} />
+        {pages > 1 && (
+          <nav className="pager" aria-label={t('common.page_of', { page: state.page, pages })}>
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={state.page <= 1}
+              onClick={() => setQuery(toQuery({ page: state.page - 1 }))}
+            >
+              {t('common.previous')}
+            </button>
+            <span>{t('common.page_of', { page: state.page, pages })}</span>
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={state.page >= pages}
+              onClick={() => setQuery(toQuery({ page: state.page + 1 }))}
+            >
+              {t('common.next')}
+            </button>
+          </nav>
+        )}
+      </section>
+      <SocialBlock />
+    </div>
+  );
+}
+
+function ResultList({ results }: { results: Results }) {
+  const { t } = useApp();
+  if (!results) return null;
+  if (results.page.items.length === 0) return <p className="empty">{t('common.nothing_found')}</p>;
+  if (results.kind === 'services') {
+    return (
+      <ul className="cards" data-testid="results">
+        {results.page.items.map((s) => (
+          <li key={s.id} className="card">
+            <h2 className="card__title">
+              <Link to={`/services/${s.id}`}>{s.name}</Link>
+            </h2>
+            <p className="card__meta">
+              {s.category ? t(`category.${s.category}`) : t('category.empty')} ·{' '}
+              {t(`country_name.${s.countryCode}`)}
+            </p>
+            <p className="card__text">{s.address}</p>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <ul className="cards" data-testid="results">
+      {results.page.items.map((v) => (
+        <li key={v.id} className="card">
+          <h2 className="card__title">
+            <Link to={`/services/${v.service.id}/vacancies`}>{v.name}</Link>
+          </h2>
+          <p className="card__meta">
+            {t('vacancies.employer')}: {v.service.name} ·{' '}
+            {t(`country_name.${v.service.countryCode}`)}
+          </p>
+          {v.salary && (
+            <p className="card__text">
+              {t('vacancies.salary')}: {v.salary}
+            </p>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
