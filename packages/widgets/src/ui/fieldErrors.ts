@@ -1,0 +1,5 @@
+import { translateFieldError, type FieldError, type Translate } from '@poruch/core';
+
+/** The translated messages of one field's broken rules (`field` is the dotted path). */
+export const messagesFor = (t: Translate, errors: readonly FieldError[], field: string): string[] =>
+  errors.filter((e) => e.field === field).map((e) => translateFieldError(t, e));

@@ -1,0 +1,39 @@
+import { useEffect, useRef, useState, type DependencyList } from 'react';
+import type { Store } from './createStore.js';
+import { useStore } from './useStore.js';
+
+/** Anything with a store and a destroy: a widget's connector. */
+export interface Connector<S extends object> {
+  readonly store: Store<S>;
+  destroy(): void;
+}
+
+const destroyed = new WeakSet<object>();
+
+/**
+ * A connector for the life of a component: made once, made again when `deps` change, and
+ * destroyed (calls aborted, timers cleared) when they change or the component unmounts.
+ * Connectors start no work when created, so a replaced one costs nothing.
+ */
+export function useConnector<S extends object, C extends Connector<S>>(
+  create: () => C,
+  deps: DependencyList,
+): [S, C] {
+  const [connector, setConnector] = useState(create);
+  const first = useRef(true);
+  useEffect(() => {
+    let current = connector;
+    // Changed deps, or StrictMode's second mount after the first one's cleanup.
+    if (!first.current || destroyed.has(current)) {
+      current = create();
+      setConnector(current);
+    }
+    first.current = false;
+    return () => {
+      destroyed.add(current);
+      current.destroy();
+    };
+    // `create` is a new function every render; `deps` stand for what it reads.
+  }, deps);
+  return [useStore(connector.store), connector];
+}
