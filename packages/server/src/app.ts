@@ -12,14 +12,17 @@ import { sitePlugin } from './plugins/site.js';
 import { accountRoutes } from './routes/api/v1/account.js';
 import { adminRoutes } from './routes/api/v1/admin.js';
 import { authRoutes } from './routes/api/v1/auth.js';
+import { campaignRoutes } from './routes/api/v1/campaigns.js';
 import { geocodeRoutes } from './routes/api/v1/geocode.js';
 import { mapRoutes } from './routes/api/v1/map.js';
 import { myRoutes } from './routes/api/v1/my.js';
 import { reportRoutes } from './routes/api/v1/reports.js';
 import { serviceRoutes } from './routes/api/v1/services.js';
+import { unsubscribeRoutes } from './routes/api/v1/unsubscribe.js';
 import { vacancyRoutes } from './routes/api/v1/vacancies.js';
 import { envRoutes } from './routes/env.js';
 import { healthRoutes } from './routes/health.js';
+import { sitemapRoutes } from './routes/sitemap.js';
 
 export interface AppOptions {
   env: Env;
@@ -62,6 +65,7 @@ export async function buildApp({ env, database }: AppOptions): Promise<FastifyIn
 
   await app.register(healthRoutes);
   await app.register(envRoutes, { env });
+  await app.register(sitemapRoutes, { env });
   await app.register(
     async (api) => {
       await api.register(authRoutes, { env });
@@ -71,6 +75,8 @@ export async function buildApp({ env, database }: AppOptions): Promise<FastifyIn
       await api.register(myRoutes);
       await api.register(reportRoutes);
       await api.register(adminRoutes);
+      await api.register(campaignRoutes);
+      await api.register(unsubscribeRoutes);
       await api.register(mapRoutes);
       await api.register(geocodeRoutes, { env });
     },

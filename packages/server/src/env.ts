@@ -27,6 +27,29 @@ export const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   /** Sender of every mail. Defaults to "Poruch <no-reply@poruch.local>". */
   MAIL_FROM: z.string().default('Poruch <no-reply@poruch.local>'),
+  /** Most mails the outbox worker hands to SMTP per minute (per process). Defaults to 600. */
+  MAIL_RATE_PER_MINUTE: positiveInt.default(600),
+  /** How often the outbox worker looks for due mail, in ms. Defaults to 1000. */
+  MAIL_POLL_MS: positiveInt.default(1000),
+  /** Delivery attempts before a mail is marked failed. Defaults to 8. */
+  MAIL_MAX_ATTEMPTS: positiveInt.default(8),
+  /** First retry delay in ms; each further retry doubles it (capped at 6 h). Defaults to 60000. */
+  MAIL_RETRY_BASE_MS: positiveInt.default(60_000),
+  /**
+   * How long a claimed mail stays reserved for the worker that claimed it, in seconds. A row left
+   * in `sending` by a dead process is claimed again after this. Defaults to 120.
+   */
+  MAIL_LEASE_SECONDS: positiveInt.default(120),
+  /** Run the outbox worker in this process. Defaults to true. */
+  MAIL_WORKER: bool.default(true),
+  /** HMAC secret of unsubscribe links. Defaults to one generated on first start and kept in settings. */
+  UNSUBSCRIBE_SECRET: z.string().min(16).optional(),
+  /** VAPID public key (base64url). Without both keys a pair is generated on first start and kept. */
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  /** VAPID private key (base64url). */
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  /** VAPID subject, an https: or mailto: URL. Defaults to mailto: the address of MAIL_FROM. */
+  VAPID_SUBJECT: z.string().optional(),
   /** A Nominatim-compatible geocoder (https://nominatim.example.org). Without it the offline gazetteer answers. */
   GEOCODER_URL: z.string().url().optional(),
   /** Seed the demo catalogue on first start. Defaults to true. */

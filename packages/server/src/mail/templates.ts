@@ -1,3 +1,4 @@
+import MarkdownIt from 'markdown-it';
 import type { LocaleCode } from '@poruch/core';
 
 export interface RenderedMail {
@@ -8,7 +9,15 @@ export interface RenderedMail {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-type Texts = { subject: string; lines: string[] };
+type Texts = {
+  subject: string;
+  /** Paragraphs; URLs in them become links in the HTML part. */
+  lines: string[];
+  /** Markdown (or plain text) written by an administrator: the text part as is, rendered safely in HTML. */
+  markdown?: string;
+  /** Paragraphs after the body, smaller in HTML (the unsubscribe notice). */
+  footer?: string[];
+};
 type Template<P> = Record<LocaleCode, (p: P) => Texts>;
 
 const resetPassword: Template<{ password: string; minutes: number; loginUrl: string }> = {
@@ -89,9 +98,118 @@ const accountDeleted: Template<Record<string, never>> = {
   }),
 };
 
-export const TEMPLATES = { resetPassword, welcome, credentialsChanged, accountDeleted };
+const serviceApproved: Template<{ serviceName: string; dashboardUrl: string }> = {
+  ua: (p) => ({
+    subject: `Сервіс «${p.serviceName}» схвалено`,
+    lines: [
+      `Адміністратор схвалив ваш сервіс «${p.serviceName}». Тепер його видно в каталозі й на мапі.`,
+      `Кабінет: ${p.dashboardUrl}`,
+    ],
+  }),
+  en_GB: (p) => ({
+    subject: `Your service "${p.serviceName}" has been approved`,
+    lines: [
+      `An administrator approved your service "${p.serviceName}". It is now shown in the directory and on the map.`,
+      `Dashboard: ${p.dashboardUrl}`,
+    ],
+  }),
+};
+
+const serviceDeclined: Template<{ serviceName: string; reason: string; dashboardUrl: string }> = {
+  ua: (p) => ({
+    subject: `Сервіс «${p.serviceName}» відхилено`,
+    lines: [
+      `Адміністратор відхилив ваш сервіс «${p.serviceName}».`,
+      `Причина: ${p.reason}`,
+      `Виправте сервіс у кабінеті, і його перевірять знову: ${p.dashboardUrl}`,
+    ],
+  }),
+  en_GB: (p) => ({
+    subject: `Your service "${p.serviceName}" has been declined`,
+    lines: [
+      `An administrator declined your service "${p.serviceName}".`,
+      `Reason: ${p.reason}`,
+      `Correct the service in your dashboard and it will be reviewed again: ${p.dashboardUrl}`,
+    ],
+  }),
+};
+
+const REPORT_REASONS: Record<LocaleCode, Record<string, string>> = {
+  ua: { wrong_address: 'неправильна адреса', no_contact: 'немає зв’язку', other: 'інше' },
+  en_GB: { wrong_address: 'wrong address', no_contact: 'no contact', other: 'other' },
+};
+
+const newReport: Template<{
+  serviceName: string;
+  reason: string;
+  description: string;
+  reportsUrl: string;
+}> = {
+  ua: (p) => ({
+    subject: `Нова скарга: «${p.serviceName}»`,
+    lines: [
+      `Надійшла скарга на сервіс «${p.serviceName}».`,
+      `Причина: ${REPORT_REASONS.ua[p.reason] ?? p.reason}`,
+      ...(p.description ? [`Опис: ${p.description}`] : []),
+      `Скарги: ${p.reportsUrl}`,
+    ],
+  }),
+  en_GB: (p) => ({
+    subject: `New report: "${p.serviceName}"`,
+    lines: [
+      `A service has been reported: "${p.serviceName}".`,
+      `Reason: ${REPORT_REASONS.en_GB[p.reason] ?? p.reason}`,
+      ...(p.description ? [`Description: ${p.description}`] : []),
+      `Reports: ${p.reportsUrl}`,
+    ],
+  }),
+};
+
+const campaign: Template<{ subject: string; content: string; unsubscribeUrl: string }> = {
+  ua: (p) => ({
+    subject: p.subject,
+    lines: [],
+    markdown: p.content,
+    footer: [
+      'Ви отримали цей лист, бо ваш сервіс є в каталозі Поруч.',
+      `Відписатися від розсилок: ${p.unsubscribeUrl}`,
+    ],
+  }),
+  en_GB: (p) => ({
+    subject: p.subject,
+    lines: [],
+    markdown: p.content,
+    footer: [
+      'You receive this e-mail because your service is listed in the Poruch directory.',
+      `Unsubscribe from these e-mails: ${p.unsubscribeUrl}`,
+    ],
+  }),
+};
+
+export const TEMPLATES = {
+  resetPassword,
+  welcome,
+  credentialsChanged,
+  accountDeleted,
+  serviceApproved,
+  serviceDeclined,
+  newReport,
+  campaign,
+};
 export type TemplateName = keyof typeof TEMPLATES;
 export type TemplateParams<N extends TemplateName> = Parameters<(typeof TEMPLATES)[N]['ua']>[0];
+
+/**
+ * Markdown of administrators: raw HTML is escaped (`html: false`), links are only http, https and
+ * mailto (markdown-it already refuses javascript:, vbscript:, file: and most data: URLs; this is
+ * stricter), single line breaks stay line breaks, so plain text reads as written.
+ */
+const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true });
+markdown.validateLink = (url) => /^(https?:|mailto:)/i.test(url.trim());
+
+/** Escapes a paragraph and turns its http(s) URLs into links. */
+const paragraph = (line: string) =>
+  escapeHtml(line).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
 
 /** Renders a template in the recipient's locale, as plain text and HTML (every value escaped). */
 export function renderMail<N extends TemplateName>(
@@ -100,12 +218,76 @@ export function renderMail<N extends TemplateName>(
   params: TemplateParams<N>,
 ): RenderedMail {
   const render = TEMPLATES[name][locale] as (p: TemplateParams<N>) => Texts;
-  const { subject, lines } = render(params);
+  const { subject, lines, markdown: md, footer = [] } = render(params);
+  const signature = '— Поруч / Poruch';
+  const textParts = [...(md !== undefined ? [md.trim()] : []), ...lines, signature, ...footer];
+  const htmlBody = [
+    ...(md !== undefined ? [markdown.render(md)] : []),
+    ...lines.map((l) => `<p>${paragraph(l)}</p>`),
+    `<p style="color:#555">${escapeHtml(signature)}</p>`,
+    ...footer.map((l) => `<p style="color:#777;font-size:12px">${paragraph(l)}</p>`),
+  ].join('');
   return {
     subject,
-    text: `${lines.join('\n\n')}\n\n— Поруч / Poruch\n`,
-    html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">${lines
-      .map((l) => `<p>${escapeHtml(l)}</p>`)
-      .join('')}<p style="color:#555">— Поруч / Poruch</p></body></html>`,
+    text: `${textParts.join('\n\n')}\n`,
+    html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">${htmlBody}</body></html>`,
   };
+}
+
+/** A push notification: short, in the recipient's locale. */
+export interface RenderedPush {
+  title: string;
+  body: string;
+  /** Where a click on the notification leads. */
+  url: string;
+}
+
+const PUSHES = {
+  serviceApproved: {
+    ua: (p: { serviceName: string; url: string }) => ({
+      title: 'Сервіс схвалено',
+      body: `«${p.serviceName}» тепер у каталозі й на мапі.`,
+      url: p.url,
+    }),
+    en_GB: (p: { serviceName: string; url: string }) => ({
+      title: 'Service approved',
+      body: `"${p.serviceName}" is now in the directory and on the map.`,
+      url: p.url,
+    }),
+  },
+  serviceDeclined: {
+    ua: (p: { serviceName: string; reason: string; url: string }) => ({
+      title: 'Сервіс відхилено',
+      body: `«${p.serviceName}»: ${p.reason}`,
+      url: p.url,
+    }),
+    en_GB: (p: { serviceName: string; reason: string; url: string }) => ({
+      title: 'Service declined',
+      body: `"${p.serviceName}": ${p.reason}`,
+      url: p.url,
+    }),
+  },
+  newReport: {
+    ua: (p: { serviceName: string; url: string }) => ({
+      title: 'Нова скарга',
+      body: `Скарга на «${p.serviceName}».`,
+      url: p.url,
+    }),
+    en_GB: (p: { serviceName: string; url: string }) => ({
+      title: 'New report',
+      body: `"${p.serviceName}" has been reported.`,
+      url: p.url,
+    }),
+  },
+};
+export type PushName = keyof typeof PUSHES;
+export type PushParams<N extends PushName> = Parameters<(typeof PUSHES)[N]['ua']>[0];
+
+/** Renders a push notification in the recipient's locale. */
+export function renderPush<N extends PushName>(
+  name: N,
+  locale: LocaleCode,
+  params: PushParams<N>,
+): RenderedPush {
+  return (PUSHES[name][locale] as (p: PushParams<N>) => RenderedPush)(params);
 }

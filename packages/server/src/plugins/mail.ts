@@ -1,62 +1,69 @@
-import fs from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import nodemailer, { type Transporter } from 'nodemailer';
-import type { LocaleCode } from '@poruch/core';
 import type { Env } from '../env.js';
-import { renderMail, type TemplateName, type TemplateParams } from '../mail/templates.js';
+import { settingOrCreate } from '../lib/settings.js';
+import { Outbox, messageIdDomain } from '../mail/outbox.js';
+import { OutboxWorker } from '../mail/OutboxWorker.js';
+import { loadVapidKeys, type VapidKeys } from '../mail/push.js';
+import { FileTransport, SmtpTransport } from '../mail/transports.js';
 
-export interface Mailer {
-  /** Renders a template in the locale and sends it. Returns the Message-ID. */
-  send<N extends TemplateName>(
-    to: string,
-    template: N,
-    locale: LocaleCode,
-    params: TemplateParams<N>,
-  ): Promise<string>;
-  close(): void;
+export interface MailService {
+  /** Writes mails and pushes into the outbox, inside the caller's transaction. */
+  outbox: Outbox;
+  /** The delivering worker, unless MAIL_WORKER is false. */
+  worker: OutboxWorker | null;
+  /** HMAC secret of unsubscribe links. */
+  unsubscribeSecret: string;
+  vapid: VapidKeys;
+  /** Public URL of the site, for links in mails. */
+  publicUrl: string;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    mailer: Mailer;
+    mail: MailService;
   }
 }
 
 /**
- * nodemailer over SMTP when SMTP_URL is set; otherwise each mail becomes an .eml file in
- * DATA_DIR/mail and its path is logged, so development needs no mail server.
+ * Mail and push: the outbox that routes write into, and the worker that delivers it in this
+ * process. nodemailer over SMTP when SMTP_URL is set; otherwise each mail becomes an .eml file in
+ * DATA_DIR/mail and its path is logged, so development needs no mail server. docs/mail.md.
  */
-export function createMailer(env: Env, log: FastifyInstance['log']): Mailer {
-  const mailDir = path.join(env.DATA_DIR, 'mail');
-  const transport: Transporter = env.SMTP_URL
-    ? nodemailer.createTransport(env.SMTP_URL)
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-
-  return {
-    async send(to, template, locale, params) {
-      const mail = renderMail(template, locale, params);
-      const info = await transport.sendMail({ from: env.MAIL_FROM, to, ...mail });
-      if (!env.SMTP_URL) {
-        await fs.mkdir(mailDir, { recursive: true });
-        const file = path.join(
-          mailDir,
-          `${Date.now()}-${template}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`,
-        );
-        await fs.writeFile(file, (info as unknown as { message: Buffer }).message);
-        log.info({ file, template }, 'mail written to file');
-      } else {
-        log.info({ template, messageId: info.messageId }, 'mail sent');
-      }
-      return info.messageId;
-    },
-    close: () => transport.close(),
-  };
-}
-
 export const mailPlugin = fp(async (app: FastifyInstance, { env }: { env: Env }) => {
-  const mailer = createMailer(env, app.log);
-  app.decorate('mailer', mailer);
-  app.addHook('onClose', async () => mailer.close());
+  const unsubscribeSecret =
+    env.UNSUBSCRIBE_SECRET ??
+    (await settingOrCreate(app.db, 'unsubscribe_secret', () =>
+      randomBytes(32).toString('base64url'),
+    ));
+  const vapid = await loadVapidKeys(app.db, env);
+  const outbox = new Outbox(messageIdDomain(env.MAIL_FROM));
+
+  let worker: OutboxWorker | null = null;
+  if (env.MAIL_WORKER) {
+    const mailDir = path.join(env.DATA_DIR, 'mail');
+    worker = new OutboxWorker({
+      db: app.db,
+      log: app.log,
+      transport: env.SMTP_URL
+        ? new SmtpTransport(env.SMTP_URL)
+        : new FileTransport(mailDir, (file) => app.log.info({ file }, 'mail written to file')),
+      vapid,
+      from: env.MAIL_FROM,
+      publicUrl: env.PUBLIC_URL,
+      unsubscribeSecret,
+      ratePerMinute: env.MAIL_RATE_PER_MINUTE,
+      pollMs: env.MAIL_POLL_MS,
+      maxAttempts: env.MAIL_MAX_ATTEMPTS,
+      retryBaseMs: env.MAIL_RETRY_BASE_MS,
+      leaseSeconds: env.MAIL_LEASE_SECONDS,
+      exclusive: app.database.kind === 'pglite',
+    });
+  }
+  app.decorate('mail', { outbox, worker, unsubscribeSecret, vapid, publicUrl: env.PUBLIC_URL });
+  app.addHook('onReady', async () => worker?.start());
+  // onClose hooks run in reverse order: the worker stops before the database closes.
+  app.addHook('onClose', async () => worker?.stop());
 });

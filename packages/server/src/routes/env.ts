@@ -20,7 +20,7 @@ export async function envRoutes(app: FastifyInstance, { env }: { env: Env }) {
       analyticsId: env.ANALYTICS_ID ?? null,
       tagManagerId: env.TAG_MANAGER_ID ?? null,
       errorReporting: { enabled: env.ERROR_REPORTING, version: SERVER_VERSION },
-      vapidPublicKey: null,
+      vapidPublicKey: app.mail.vapid.publicKey,
       apiBase: `${env.PUBLIC_URL}/api/v1/`,
     }),
   );

@@ -32,12 +32,17 @@ export async function accountRoutes(fastify: FastifyInstance) {
         // from the account. Reports keep the service link as null (anonymised by the FK rule).
         await tx.delete(services).where(eq(services.ownerId, account.id));
         await tx.delete(accounts).where(eq(accounts.id, account.id));
+        await app.mail.outbox.enqueue(tx, {
+          to: account.email,
+          locale: account.locale,
+          template: 'accountDeleted',
+          params: {},
+          key: `accountDeleted:${account.id}`,
+        });
       });
+      app.mail.worker?.wake();
       await invalidateMap(app);
       await app.endSession(request, reply);
-      await app.mailer
-        .send(account.email, 'accountDeleted', account.locale, {})
-        .catch((err: unknown) => app.log.error({ err }, 'mail failed'));
       return { status: true };
     },
   );

@@ -25,6 +25,7 @@ import {
 import { audit, type Executor } from '../../../repositories/catalogue.js';
 import { serviceToApi, type ServiceRow } from '../../../repositories/services.js';
 import { invalidateMap } from '../../../map/index.js';
+import { notifyServiceDecision } from '../../../mail/notifications.js';
 
 /** LIKE wildcards in a user's text are literal characters. */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -160,8 +161,12 @@ export async function adminRoutes(fastify: FastifyInstance) {
         .returning();
       if (!row) throw new PoruchError(404, 'resource_was_not_found');
       await audit(tx, actorId, action, 'service', id, details);
+      if (action === 'service.approve' || action === 'service.decline') {
+        await notifyServiceDecision(app, tx, row);
+      }
       return withOwner(tx, row);
     });
+    app.mail.worker?.wake();
     // Approval puts a service on the map; a decline takes it off.
     await invalidateMap(app);
     return result;

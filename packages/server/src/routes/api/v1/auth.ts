@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -57,10 +58,6 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
       { name: `${name}-ip`, max: env.RATE_SIGNUP_PER_IP, windowMs: 60 * MINUTE, key: byIp },
       { name: `${name}-account`, max: 3, windowMs: 60 * MINUTE, key: byBodyEmail },
     );
-
-  /** Sends a mail without failing the request; the failure goes to the log. */
-  const mailQuietly = (promise: Promise<unknown>) =>
-    promise.catch((err: unknown) => app.log.error({ err }, 'mail failed'));
 
   app.get(
     '/auth/check',
@@ -152,17 +149,26 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
       const account = await repo.findByEmail(request.body.email);
       if (account) {
         const password = generatePassword(12);
-        await repo.update(account.id, {
-          tempPasswordHash: await hashPassword(password),
-          tempPasswordExpiresAt: new Date(Date.now() + env.RESET_PASSWORD_MINUTES * 60_000),
+        const tempPasswordHash = await hashPassword(password);
+        // The temporary password and its mail commit together (the outbox delivers it).
+        await app.db.transaction(async (tx) => {
+          await accountsRepository(tx as never).update(account.id, {
+            tempPasswordHash,
+            tempPasswordExpiresAt: new Date(Date.now() + env.RESET_PASSWORD_MINUTES * 60_000),
+          });
+          await app.mail.outbox.enqueue(tx, {
+            to: account.email,
+            locale: account.locale,
+            template: 'resetPassword',
+            params: {
+              password,
+              minutes: env.RESET_PASSWORD_MINUTES,
+              loginUrl: `${env.PUBLIC_URL}/login`,
+            },
+            key: `resetPassword:${account.id}:${randomUUID()}`,
+          });
         });
-        await mailQuietly(
-          app.mailer.send(account.email, 'resetPassword', account.locale, {
-            password,
-            minutes: env.RESET_PASSWORD_MINUTES,
-            loginUrl: `${env.PUBLIC_URL}/login`,
-          }),
-        );
+        app.mail.worker?.wake();
       }
       return { status: true };
     },
@@ -208,15 +214,17 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
             .insert(services)
             .values({ ...serviceInputToRow(service), ownerId: account!.id, status: 'pending' })
             .returning();
+          await app.mail.outbox.enqueue(tx, {
+            to: account!.email,
+            locale: account!.locale,
+            template: 'welcome',
+            params: { firstName: account!.firstName, dashboardUrl: `${env.PUBLIC_URL}/dashboard` },
+            key: `welcome:${account!.id}`,
+          });
           return { account: account!, service: created! };
         });
+        app.mail.worker?.wake();
         await app.startSession(reply, result.account.id);
-        await mailQuietly(
-          app.mailer.send(result.account.email, 'welcome', result.account.locale, {
-            firstName: result.account.firstName,
-            dashboardUrl: `${env.PUBLIC_URL}/dashboard`,
-          }),
-        );
         return reply
           .code(201)
           .send({ account: accountToApi(result.account), service: serviceToApi(result.service) });
@@ -265,7 +273,19 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
       }
       let updated: AccountRow;
       try {
-        updated = await repo.update(account.id, changes);
+        // The change and the notice to the old address commit together.
+        updated = await app.db.transaction(async (tx) => {
+          const row = await accountsRepository(tx as never).update(account.id, changes);
+          await app.mail.outbox.enqueue(tx, {
+            to: account.email,
+            locale: account.locale,
+            template: 'credentialsChanged',
+            params: { newEmail: changes.email ?? null },
+            key: `credentialsChanged:${account.id}:${randomUUID()}`,
+          });
+          return row;
+        });
+        app.mail.worker?.wake();
       } catch (error) {
         if (isUniqueViolation(error)) throw new PoruchError(409, 'email_is_used');
         throw error;
@@ -273,11 +293,6 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
       // Every session ends, this one included; the browser that made the change gets a new one.
       await app.sessions.removeAll(account.id);
       await app.startSession(reply, account.id);
-      await mailQuietly(
-        app.mailer.send(account.email, 'credentialsChanged', account.locale, {
-          newEmail: changes.email ?? null,
-        }),
-      );
       return accountToApi(updated);
     },
   );

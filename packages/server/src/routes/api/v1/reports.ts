@@ -14,6 +14,7 @@ import {
 import { reports, services } from '../../../db/schema.js';
 import { byIp, rateLimit } from '../../../lib/rate-limiter.js';
 import { audit } from '../../../repositories/catalogue.js';
+import { notifyNewReport } from '../../../mail/notifications.js';
 
 type ReportRow = typeof reports.$inferSelect;
 
@@ -63,16 +64,22 @@ export async function reportRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const { serviceId, reason, description } = request.body;
       const [service] = await app.db
-        .select({ id: services.id })
+        .select({ id: services.id, name: services.name })
         .from(services)
         .where(and(eq(services.id, serviceId), eq(services.status, 'approved')))
         .limit(1);
       if (!service) throw new PoruchError(404, 'resource_was_not_found');
-      const [row] = await app.db
-        .insert(reports)
-        .values({ serviceId, reason, description })
-        .returning({ id: reports.id });
-      return reply.code(201).send({ id: row!.id });
+      // The report and the notices to administrators commit together.
+      const row = await app.db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(reports)
+          .values({ serviceId, reason, description })
+          .returning({ id: reports.id });
+        await notifyNewReport(app, tx, { id: inserted!.id, reason, description }, service.name);
+        return inserted!;
+      });
+      app.mail.worker?.wake();
+      return reply.code(201).send({ id: row.id });
     },
   );
 
