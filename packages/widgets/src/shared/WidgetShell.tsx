@@ -53,8 +53,17 @@ const ShadowDiv = root.div!;
  */
 const NO_SHEETS: CSSStyleSheet[] = [];
 
-/** The default `api-base`; the script-tag build sets it to the origin it was loaded from. */
-let defaultApiBase = '/';
+/** True in the script-tag build (rollup replaces it). */
+declare const __PORUCH_CDN__: boolean | undefined;
+
+/**
+ * The default `api-base`: in the script-tag build, the origin the script was loaded from (the
+ * Poruch server serves it); elsewhere the page's own origin.
+ */
+let defaultApiBase =
+  typeof __PORUCH_CDN__ !== 'undefined' && __PORUCH_CDN__
+    ? new URL('/', import.meta.url).href
+    : '/';
 /** Sets the default `api-base` of every widget. Called by the script-tag build. */
 export function setDefaultApiBase(base: string): void {
   defaultApiBase = base;

@@ -1,0 +1,55 @@
+/**
+ * The script-tag loader: `<script type="module" src="…/widgets/v0/poruch.js">`.
+ *
+ * It knows every element (./elements.ts) but holds none of their code. It reserves each
+ * element's space while it is undefined, then watches the page: the first time a tag appears
+ * (now or later), it imports that element's chunk, which defines it. Nothing else is loaded, no
+ * cookie is read or set, and no service worker is registered.
+ */
+import { ELEMENTS } from './elements.js';
+
+const started = new Set<string>();
+const tags = Object.keys(ELEMENTS);
+
+/** Imports the chunk of `tag` once; resolves when the element is defined. */
+export function load(tag: string): Promise<unknown> {
+  const entry = ELEMENTS[tag];
+  if (!entry) return Promise.reject(new TypeError(`[poruch] unknown element <${tag}>`));
+  if (!started.has(tag)) {
+    started.add(tag);
+    entry[0]().catch((e: unknown) => {
+      started.delete(tag);
+      console.error(`[poruch] could not load <${tag}>`, e);
+    });
+  }
+  return customElements.whenDefined(tag);
+}
+
+function scan(root: ParentNode) {
+  for (const tag of tags) {
+    if (!started.has(tag) && root.querySelector(tag)) void load(tag);
+  }
+}
+
+if (typeof document !== 'undefined' && typeof customElements !== 'undefined') {
+  const style = document.createElement('style');
+  style.textContent = tags
+    .map((tag) => `${tag}:not(:defined){display:block;min-height:${ELEMENTS[tag]![1]}}`)
+    .join('');
+  document.head.append(style);
+
+  const observer = new MutationObserver((records) => {
+    for (const r of records) {
+      for (const node of r.addedNodes) {
+        if (node.nodeType !== 1) continue;
+        const el = node as Element;
+        const tag = el.localName;
+        if (ELEMENTS[tag] && !started.has(tag)) void load(tag);
+        if (el.firstElementChild) scan(el);
+      }
+    }
+    if (started.size === tags.length) observer.disconnect();
+  });
+  observer.observe(document.documentElement, { childList: true, subtree: true });
+  scan(document);
+}
