@@ -106,6 +106,8 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({
     items: z.array(item),
     total: z.number().int(),
+    /** True when `total` is a lower bound ("1000+"): text queries count at most 1000 matches. */
+    totalIsEstimate: z.boolean().optional(),
     page: z.number().int(),
     pageSize: z.number().int(),
   });

@@ -12,13 +12,71 @@ export function allowedEdits(word: string): number {
 }
 
 /**
+ * Latin letter groups of single Cyrillic letters (KMU): ш → sh, щ → shch, ж → zh, х → kh,
+ * ч → ch, ц → ts, я → ia, ю → iu, є → ie. One slip on a Cyrillic keyboard changes a whole group,
+ * 2-4 edits in the search key, so distances are also measured on the compact form, where each
+ * group is one symbol again.
+ */
+const GROUPS: [RegExp, string][] = [
+  [/shch/g, '1'],
+  [/sh/g, '2'],
+  [/zh/g, '3'],
+  [/kh/g, '4'],
+  [/ch/g, '5'],
+  [/ts/g, '6'],
+  [/ia/g, '7'],
+  [/iu/g, '8'],
+  [/ie/g, '9'],
+];
+/** The compact form of a search-key word: each letter group of one Cyrillic letter as one symbol. */
+export function compactKey(word: string): string {
+  let s = word;
+  for (const [re, symbol] of GROUPS) s = s.replace(re, symbol);
+  return s;
+}
+const EXPAND: Record<string, string> = Object.fromEntries(
+  GROUPS.map(([re, symbol]) => [symbol, re.source]),
+);
+const expandKey = (compact: string) => compact.replace(/[1-9]/g, (d) => EXPAND[d]!);
+
+/** Edits between a query word and a stored word: the fewer of the plain and the compact form. */
+export function typoDistance(token: string, word: string, max: number): number {
+  const plain = editDistance(token, word, max);
+  if (plain <= 1) return plain;
+  return Math.min(plain, editDistance(compactKey(token), compactKey(word), max));
+}
+
+/**
+ * Words one transposition away, in the plain and in the compact form ("kshola" for "shkola"):
+ * looked up exactly, because pg_trgm misses them in short words (a transposition breaks up to
+ * four of a word's trigrams, all of them in a 4-letter word).
+ */
+export function transpositions(token: string): string[] {
+  const out = new Set<string>();
+  for (const form of [token, compactKey(token)]) {
+    const chars = [...form];
+    for (let i = 0; i + 1 < chars.length; i++) {
+      if (chars[i] === chars[i + 1]) continue;
+      const c = [...chars];
+      [c[i], c[i + 1]] = [c[i + 1]!, c[i]!];
+      out.add(expandKey(c.join('')));
+    }
+  }
+  out.delete(token);
+  return [...out];
+}
+
+/**
  * The trigram similarity below which a word `n` letters long is surely more than `k` edits away,
  * so pg_trgm can skip it. Of its n + 1 padded trigrams, a transposition breaks at most four and a
  * substitution three; this allows one transposition for k = 1 and two substitutions for k = 2.
- * Never below 0.2, or short words would scan half the index.
+ * A letter group of one Cyrillic letter (sh, kh…) breaks two more. Never below 0.2, or short
+ * words would scan half the index (short transpositions are looked up exactly instead).
  */
-function trigramFloor(n: number, k: number): number {
-  const broken = k === 1 ? 4 : 6;
+function trigramFloor(token: string, k: number): number {
+  const n = token.length;
+  const groups = token.length - compactKey(token).length > 0 ? 2 : 0;
+  const broken = (k === 1 ? 4 : 6) + groups;
   return Math.max(0.2, (n + 1 - broken) / (n + 1 + broken) - 0.01);
 }
 
@@ -29,17 +87,19 @@ const MAX_CANDIDATES = 60;
 
 /**
  * Stored words within the allowed edit distance of each query word: pg_trgm finds candidates
- * in `search_words` through its trigram index, then the exact distance is checked here. The
+ * in `search_words` through its trigram index, and transpositions are looked up exactly; then
+ * the distance is checked here, on the plain and on the compact form (see `compactKey`). The
  * similarity threshold is set for this transaction only (`set_config(…, true)`).
  */
 export async function findCorrections(db: Db, tokens: string[]): Promise<Map<string, string[]>> {
   const wanted = tokens
     .map((t) => ({ t, k: allowedEdits(t) }))
     .filter((w) => w.k > 0)
-    .map((w) => ({ ...w, th: trigramFloor(w.t.length, w.k) }));
+    .map((w) => ({ ...w, th: trigramFloor(w.t, w.k) }));
   const result = new Map<string, string[]>();
   if (!wanted.length) return result;
   const threshold = Math.min(...wanted.map((w) => w.th));
+  const swaps = wanted.flatMap(({ t }) => transpositions(t).map((v) => ({ t, v })));
   const rows = await db.transaction(async (tx) => {
     await tx.execute(
       sql`SELECT set_config('pg_trgm.similarity_threshold', ${String(threshold)}, true)`,
@@ -51,18 +111,23 @@ export async function findCorrections(db: Db, tokens: string[]): Promise<Map<str
           SELECT w.word, similarity(w.word, q.t) AS sim
             FROM search_words w
            WHERE w.word % q.t
-             AND length(w.word) BETWEEN length(q.t) - q.k AND length(q.t) + q.k
+             AND length(w.word) BETWEEN length(q.t) - q.k - 2 AND length(q.t) + q.k + 2
              AND w.word <> q.t
            ORDER BY sim DESC
            LIMIT ${MAX_CANDIDATES}
         ) c
-       WHERE c.sim >= q.th`);
+       WHERE c.sim >= q.th
+      UNION ALL
+      SELECT q.t, w.word, 1.0
+        FROM json_to_recordset(${JSON.stringify(swaps)}::json) AS q(t text, v text)
+        JOIN search_words w ON w.word = q.v`);
     return (res as unknown as { rows: { token: string; word: string; sim: number }[] }).rows;
   });
   for (const { t, k } of wanted) {
+    const seen = new Set<string>();
     const found = rows
-      .filter((r) => r.token === t)
-      .map((r) => ({ word: r.word, sim: Number(r.sim), d: editDistance(t, r.word, k) }))
+      .filter((r) => r.token === t && !seen.has(r.word) && seen.add(r.word))
+      .map((r) => ({ word: r.word, sim: Number(r.sim), d: typoDistance(t, r.word, k) }))
       .filter((c) => c.d <= k)
       .sort((a, b) => a.d - b.d || b.sim - a.sim)
       .slice(0, MAX_CORRECTIONS)

@@ -59,6 +59,13 @@ const CASES: Case[] = [
   { q: 'майстер', first: 'handyman', why: 'service with no category' },
   { q: 'перевезення посилки', first: 'transport', why: 'name and description words' },
   { q: 'лікар', first: 'family_doctor', why: 'name word beats category synonym' },
+  { q: 'йгоа', first: 'yoga', why: 'transposition in a 4-letter word' },
+  {
+    q: 'кшола',
+    top: ['it_school', 'saturday_school', 'football'],
+    why: 'ш swapped: 1 edit, not 2',
+  },
+  { q: 'вишеванка', first: 'atelier', why: 'one substitution next to ш' },
   // Latin: transliterated, alternative spellings, typos, accents.
   { q: 'perukarnia', first: 'perukarnia', why: 'KMU transliteration' },
   { q: 'perukarnya', first: 'perukarnia', why: '"ya" spelling' },
@@ -92,6 +99,7 @@ const CASES: Case[] = [
   { q: 'zurich', first: 'architect', why: 'city without the accent' },
   { q: 'Łódź', first: 'translator', why: 'Polish letters' },
   { q: 'lodz', first: 'translator', why: 'Polish letters folded' },
+  { q: 'yoag', first: 'yoga', why: 'transposition at the end of a 4-letter word' },
   // Filters with a query.
   { q: 'школа', filters: { country: 'GB' }, first: 'saturday_school', why: 'country filter' },
   {

@@ -27,6 +27,41 @@ describe('seedSynthetic', () => {
     await drop?.();
   });
 
+  it('bulk mode writes the same search documents and copied columns as the row triggers', async () => {
+    const rows = (q: ReturnType<typeof sql>) =>
+      database.db.execute(q).then((r) => (r as unknown as { rows: { n: number }[] }).rows[0]!.n);
+    expect(
+      await rows(sql`SELECT count(*)::int AS n FROM services
+        WHERE search_doc <> poruch_service_doc(name, description_ua, description_other, address,
+                address_details ->> 'city', original_place, category)
+           OR name_doc <> to_tsvector('simple', poruch_search_key(name))
+           OR search_doc = ''::tsvector`),
+    ).toBe(0);
+    expect(
+      await rows(sql`SELECT count(*)::int AS n FROM vacancies v JOIN services s ON s.id = v.service_id
+        WHERE v.search_doc <> poruch_vacancy_doc(v.name, v.requirements, v.description, s.name)
+           OR v.name_doc <> to_tsvector('simple', poruch_search_key(v.name))
+           OR v.service_status IS DISTINCT FROM s.status
+           OR v.service_country IS DISTINCT FROM s.country_code
+           OR v.service_category IS DISTINCT FROM s.category`),
+    ).toBe(0);
+    // search_words holds every word of the documents, as the triggers would have collected.
+    expect(
+      await rows(sql`SELECT count(*)::int AS n FROM (
+        SELECT unnest(tsvector_to_array(search_doc)) AS w FROM services
+        UNION SELECT unnest(tsvector_to_array(search_doc)) FROM vacancies) d
+        WHERE length(w) BETWEEN 3 AND 40 AND w !~ '^[0-9]+$'
+          AND NOT EXISTS (SELECT 1 FROM search_words sw WHERE sw.word = d.w)`),
+    ).toBe(0);
+    // Bulk mode ended with the transaction: a normal write is trigger-maintained again.
+    await database.db.execute(sql`UPDATE services SET name = 'Перукарня «Тестова»'
+      WHERE id = (SELECT id FROM services ORDER BY id LIMIT 1)`);
+    expect(
+      await rows(sql`SELECT count(*)::int AS n FROM services
+        WHERE name_doc @@ to_tsquery('simple', 'testova') AND search_doc @@ to_tsquery('simple', 'testova')`),
+    ).toBe(1);
+  });
+
   it('reports progress per batch up to the totals', () => {
     expect(progress.at(0)).toEqual({ phase: 'services', done: 1000, total: 1200 });
     expect(progress.filter((p) => p.phase === 'services').at(-1)!.done).toBe(1200);
