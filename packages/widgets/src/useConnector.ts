@@ -3,10 +3,14 @@ import type { Store } from './createStore.js';
 import { useStore } from './useStore.js';
 
 /** Anything with a store and a destroy: a widget's connector. */
-export interface Connector<S extends object> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any state; StateOf<C> recovers it.
+export interface Connector<S extends object = any> {
   readonly store: Store<S>;
   destroy(): void;
 }
+
+/** The state type of a connector. */
+export type StateOf<C> = C extends Connector<infer S> ? S : never;
 
 const destroyed = new WeakSet<object>();
 
@@ -15,10 +19,10 @@ const destroyed = new WeakSet<object>();
  * destroyed (calls aborted, timers cleared) when they change or the component unmounts.
  * Connectors start no work when created, so a replaced one costs nothing.
  */
-export function useConnector<S extends object, C extends Connector<S>>(
+export function useConnector<C extends Connector>(
   create: () => C,
   deps: DependencyList,
-): [S, C] {
+): [StateOf<C>, C] {
   const [connector, setConnector] = useState(create);
   const first = useRef(true);
   useEffect(() => {
@@ -35,5 +39,5 @@ export function useConnector<S extends object, C extends Connector<S>>(
     };
     // `create` is a new function every render; `deps` stand for what it reads.
   }, deps);
-  return [useStore(connector.store), connector];
+  return [useStore(connector.store as Store<StateOf<C>>), connector];
 }

@@ -1,8 +1,15 @@
-import { categoryLabelKey, countryNameKey, type Translate, type VacancyHit } from '@poruch/core';
+import {
+  categoryLabelKey,
+  countryNameKey,
+  type Translate,
+  type Vacancy,
+  type VacancyHit,
+} from '@poruch/core';
 import { Flag } from '../ui/Flag.js';
 
 export interface VacancyListProps {
-  items: readonly VacancyHit[];
+  /** Vacancies; with their employer (search results) or without (one service's profile). */
+  items: readonly (Vacancy & { service?: VacancyHit['service'] })[];
   t: Translate;
   /** Where the flag SVGs are served. */
   flagBase: string;
@@ -26,19 +33,21 @@ export function VacancyList(props: VacancyListProps) {
               {t(v.isOpen ? 'vacancies.open' : 'vacancies.closed')}
             </span>
           </div>
-          <p className="vacancy__meta muted">
-            {!hideEmployer && (
-              <span>
-                {t('vacancies.employer')}: <strong>{v.service.name}</strong>
-              </span>
-            )}
-            <Flag
-              code={v.service.countryCode}
-              name={t(countryNameKey(v.service.countryCode))}
-              base={flagBase}
-            />
-            {v.service.category && <span>{t(categoryLabelKey(v.service.category))}</span>}
-          </p>
+          {v.service && (
+            <p className="vacancy__meta muted">
+              {!hideEmployer && (
+                <span>
+                  {t('vacancies.employer')}: <strong>{v.service.name}</strong>
+                </span>
+              )}
+              <Flag
+                code={v.service.countryCode}
+                name={t(countryNameKey(v.service.countryCode))}
+                base={flagBase}
+              />
+              {v.service.category && <span>{t(categoryLabelKey(v.service.category))}</span>}
+            </p>
+          )}
           <p className="vacancy__facts">
             <span>
               {t('vacancies.experience', { experience: t(`experience.${v.experience}`) })}

@@ -1,0 +1,69 @@
+import { reportStyles } from '../report/styles.js';
+import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
+import { baseStyles } from '../ui/baseStyles.js';
+import { MissingServiceId } from '../ui/MissingServiceId.js';
+import { UI_PARTS } from '../ui/parts.js';
+import { isProfileTab, ServiceProfile, type ProfileTab } from './ServiceProfile.js';
+import { serviceStyles } from './styles.js';
+
+export interface PoruchServiceProps extends WidgetBaseProps {
+  /** The service's id. Attribute `service-id`. Required. */
+  serviceId?: string;
+  /**
+   * Where "Back to list" goes (http or https, absolute or relative to the page). Attribute
+   * `back-href`. Defaults to none: the link is a button that only fires `poruch:back`.
+   */
+  backHref?: string;
+  /** The tab shown first: `services`, `vacancies` or `contacts`. Attribute `tab`. Defaults to `services`. */
+  tab?: ProfileTab | string;
+  /** Called on "Back to list"; also fired as `poruch:back` with `{ serviceId }` (cancelable). */
+  onBack?: (detail: { serviceId: string }) => void;
+  /** Called when a report from the profile is stored; also `poruch:report-sent`. */
+  onReportSent?: (detail: { serviceId: string; reportId: string }) => void;
+}
+
+/** The `part`s of `<poruch-service>`. */
+export const SERVICE_PARTS = [
+  ...UI_PARTS,
+  'profile',
+  'back',
+  'title',
+  'used',
+  'used-button',
+  'report-button',
+  'tablist',
+  'tab',
+  'tab-selected',
+  'tabpanel',
+  'link',
+  'list',
+  'vacancy',
+  'report',
+  'form',
+  'submit',
+] as const;
+
+/**
+ * `<poruch-service>` as a React component: the profile of one approved service with tabs for
+ * services, vacancies and contacts, "I have used this service", and a report form.
+ */
+export function PoruchService(props: PoruchServiceProps) {
+  return (
+    <WidgetShell
+      {...props}
+      styles={baseStyles + reportStyles + serviceStyles}
+      parts={SERVICE_PARTS}
+      handlers={props}
+    >
+      {props.serviceId ? (
+        <ServiceProfile
+          serviceId={props.serviceId}
+          backHref={props.backHref}
+          tab={isProfileTab(props.tab) ? props.tab : undefined}
+        />
+      ) : (
+        <MissingServiceId tag="poruch-service" />
+      )}
+    </WidgetShell>
+  );
+}

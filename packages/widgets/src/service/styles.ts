@@ -1,0 +1,25 @@
+/** Styles of `<poruch-service>`, after the shared ones. */
+export const serviceStyles = /* css */ `
+.profile { display: flex !important; flex-direction: column; gap: var(--_space); }
+.profile__head { display: flex !important; flex-direction: column; gap: 6px; }
+.profile__meta { display: flex !important; flex-wrap: wrap; gap: 6px 14px; align-items: center; color: var(--_muted); }
+.profile__used { display: flex !important; flex-wrap: wrap; gap: 10px; align-items: center; }
+.tabs__list { display: flex !important; gap: 4px; border-bottom: 1px solid var(--_border); overflow-x: auto; }
+.tabs__tab {
+  font: inherit; font-weight: 600; color: var(--_muted); background: none; cursor: pointer;
+  border: none; border-bottom: 3px solid transparent; padding: 10px 14px; min-height: 44px;
+}
+.tabs__tab[aria-selected="true"] { color: var(--_primary); border-bottom-color: var(--_primary); }
+.tabs__panel { padding: var(--_space) 0; }
+.profile__text { white-space: pre-line; overflow-wrap: anywhere; }
+.contacts { display: grid !important; grid-template-columns: max-content 1fr; gap: 8px 16px; margin: 0; }
+.contacts dt { font-weight: 600; }
+.contacts dd { margin: 0; overflow-wrap: anywhere; }
+@media (max-width: 480px) { .contacts { grid-template-columns: 1fr; } .contacts dd { margin-bottom: 6px; } }
+.vacancy-list { display: grid !important; gap: var(--_space); }
+.vacancy { display: flex !important; flex-direction: column; gap: 6px; }
+.vacancy__head { display: flex !important; justify-content: space-between; align-items: baseline; gap: 8px; flex-wrap: wrap; }
+.vacancy__facts { display: flex !important; flex-wrap: wrap; gap: 4px 14px; font-weight: 600; font-size: .95rem; }
+.vacancy__text { white-space: pre-line; overflow-wrap: anywhere; }
+.report-box { border-top: 1px solid var(--_border); padding-top: var(--_space); }
+`;
