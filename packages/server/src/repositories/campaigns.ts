@@ -79,7 +79,11 @@ export async function createCampaign(
   return { row: row!, recipients: Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0) };
 }
 
-/** Delivery progress per campaign: queued (waiting or being sent), sent, failed. */
+/**
+ * Delivery progress per campaign: `queued` is every mail queued for it, `sent` and `failed` (a
+ * permanent refusal, or cancelled because the recipient unsubscribed or was deleted before the
+ * mail went out) count the finished ones. Done when sent + failed = queued.
+ */
 export async function campaignProgress(
   db: Executor,
   ids: string[],
@@ -90,9 +94,9 @@ export async function campaignProgress(
   if (ids.length === 0) return progress;
   const result = await db.execute(sql`
     SELECT cr.campaign_id AS id,
-           count(*) FILTER (WHERE o.status IN ('queued', 'sending'))::int AS queued,
+           count(*)::int AS queued,
            count(*) FILTER (WHERE o.status = 'sent')::int AS sent,
-           count(*) FILTER (WHERE o.status = 'failed')::int AS failed
+           count(*) FILTER (WHERE o.status IN ('failed', 'cancelled'))::int AS failed
     FROM campaign_recipients cr JOIN mail_outbox o ON o.id = cr.outbox_id
     WHERE cr.campaign_id IN (${sql.join(
       ids.map((id) => sql`${id}::uuid`),

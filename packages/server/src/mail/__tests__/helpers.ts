@@ -7,11 +7,11 @@ export async function waitUntil<T>(
   check: () => Promise<T> | T,
   timeoutMs = 15_000,
   what = 'condition',
-): Promise<T> {
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
