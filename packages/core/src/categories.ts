@@ -30,12 +30,16 @@ export const CATEGORY_KEYS = [
 ] as const;
 
 export type CategoryKey = (typeof CATEGORY_KEYS)[number];
-export const categorySchema = z.enum(CATEGORY_KEYS);
+// Pure, so bundles that use only the keys (the widgets) leave zod out.
+export const categorySchema = /* @__PURE__ */ z.enum(CATEGORY_KEYS);
 
 /** Selectors used in filters: every category, or services with no category. */
 export const CATEGORY_SELECTORS = ['all', 'empty'] as const;
 export type CategorySelector = (typeof CATEGORY_SELECTORS)[number];
-export const categoryFilterSchema = z.enum([...CATEGORY_KEYS, ...CATEGORY_SELECTORS]);
+export const categoryFilterSchema = /* @__PURE__ */ z.enum([
+  ...CATEGORY_KEYS,
+  ...CATEGORY_SELECTORS,
+]);
 export type CategoryFilter = z.infer<typeof categoryFilterSchema>;
 
 /** Translation key of a category or selector label. */

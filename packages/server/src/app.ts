@@ -9,6 +9,7 @@ import { errorsPlugin } from './plugins/errors.js';
 import { mailPlugin } from './plugins/mail.js';
 import { securityPlugin } from './plugins/security.js';
 import { sitePlugin } from './plugins/site.js';
+import { widgetsPlugin } from './plugins/widgets.js';
 import { accountRoutes } from './routes/api/v1/account.js';
 import { adminRoutes } from './routes/api/v1/admin.js';
 import { authRoutes } from './routes/api/v1/auth.js';
@@ -82,6 +83,7 @@ export async function buildApp({ env, database }: AppOptions): Promise<FastifyIn
     },
     { prefix: '/api/v1' },
   );
+  await app.register(widgetsPlugin, {});
   await app.register(sitePlugin, { env });
   return app;
 }

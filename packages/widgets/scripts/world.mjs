@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const world = JSON.parse(readFileSync(require.resolve('world-atlas/countries-110m.json'), 'utf8'));
-const Q = 4000;
+const Q = 2000;
 const [sx, sy] = world.transform.scale;
 const [tx, ty] = world.transform.translate;
 const scale = [360 / (Q - 1), 180 / (Q - 1)];
@@ -30,6 +30,56 @@ const arcs = world.arcs.map((arc) => {
   if (out.length === 1) out.push([0, 0]);
   return out;
 });
+// Douglas–Peucker on each arc (in grid steps); arcs keep their ends, so shared borders still meet.
+const TOLERANCE = Number(process.env.WORLD_TOLERANCE ?? 1.5);
+function simplify(points) {
+  if (points.length < 3) return points;
+  const keep = new Uint8Array(points.length);
+  keep[0] = keep[points.length - 1] = 1;
+  const stack = [[0, points.length - 1]];
+  while (stack.length) {
+    const [a, b] = stack.pop();
+    const [ax, ay] = points[a];
+    const [bx, by] = points[b];
+    const dx = bx - ax;
+    const dy = by - ay;
+    const len = Math.hypot(dx, dy) || 1;
+    let max = 0;
+    let index = -1;
+    for (let i = a + 1; i < b; i += 1) {
+      const [px, py] = points[i];
+      const d = Math.abs(dy * px - dx * py + bx * ay - by * ax) / len;
+      if (d > max) {
+        max = d;
+        index = i;
+      }
+    }
+    if (max > TOLERANCE && index > 0) {
+      keep[index] = 1;
+      stack.push([a, index], [index, b]);
+    }
+  }
+  return points.filter((_, i) => keep[i]);
+}
+for (let i = 0; i < arcs.length; i += 1) {
+  let x = 0;
+  let y = 0;
+  const abs = arcs[i].map(([dx, dy]) => [(x += dx), (y += dy)]);
+  const kept = simplify(abs);
+  let px = 0;
+  let py = 0;
+  arcs[i] = kept.map(([ax, ay]) => {
+    const d = [ax - px, ay - py];
+    px = ax;
+    py = ay;
+    return d;
+  });
+}
+// Antarctica (ISO 010) is a band of white at the bottom of every view; leave it out.
+world.objects.countries.geometries = world.objects.countries.geometries.filter(
+  (g) => g.id !== '010',
+);
+
 const strip = (g) => ({ type: g.type, arcs: g.arcs });
 const topology = {
   type: 'Topology',
@@ -48,5 +98,6 @@ writeFileSync(
     `import type { feature } from 'topojson-client';\n\n` +
     `type Topology = Parameters<typeof feature>[0];\n\n` +
     `/** Country shapes for the offline base layer, quantised to ${Q} steps. */\n` +
+    `// prettier-ignore\n` +
     `export const WORLD: Topology = ${JSON.stringify(topology)} as unknown as Topology;\n`,
 );

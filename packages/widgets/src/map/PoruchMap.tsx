@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { MapPoint, MapResult } from '@poruch/core';
 import { ErrorState } from '../shared/ErrorState.js';
+import { categoryMessages, mapMessages } from '../shared/messages.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import { MapController } from './createMapController.js';
@@ -35,12 +36,20 @@ export interface MapProps extends WidgetBaseProps {
   onSelect?: (detail: MapSelectDetail) => void;
 }
 
+const MESSAGES = [mapMessages, categoryMessages];
+
 const OSM_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 /** `<poruch-map>` as a React component: the server's clusters and points on Leaflet. */
 export function PoruchMap(props: MapProps) {
   return (
-    <WidgetShell {...props} styles={mapStyles} parts={MAP_PARTS} handlers={props}>
+    <WidgetShell
+      {...props}
+      styles={mapStyles}
+      parts={MAP_PARTS}
+      messages={MESSAGES}
+      handlers={props}
+    >
       <MapView {...props} />
     </WidgetShell>
   );

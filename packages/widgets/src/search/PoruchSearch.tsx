@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { CATEGORY_KEYS, getCountries, type ServicePage } from '@poruch/core';
 import { ErrorState } from '../shared/ErrorState.js';
+import { categoryMessages, countryNameMessages, homeMessages } from '../shared/messages.js';
 import { useResource } from '../shared/useResource.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
@@ -29,10 +30,18 @@ export interface SearchProps extends WidgetBaseProps {
   onSearch?: (detail: SearchEventDetail) => void;
 }
 
+const MESSAGES = [categoryMessages, countryNameMessages, homeMessages];
+
 /** `<poruch-search>` as a React component: the business search with its filters and results. */
 export function PoruchSearch(props: SearchProps) {
   return (
-    <WidgetShell {...props} styles={searchStyles} parts={SEARCH_PARTS} handlers={props}>
+    <WidgetShell
+      {...props}
+      styles={searchStyles}
+      parts={SEARCH_PARTS}
+      messages={MESSAGES}
+      handlers={props}
+    >
       <SearchView {...props} />
     </WidgetShell>
   );

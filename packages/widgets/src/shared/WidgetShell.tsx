@@ -11,6 +11,7 @@ import root from 'react-shadow';
 import { emit as emitEvent } from '../emit.js';
 import { createWidgetApi } from './createWidgetApi.js';
 import { createWidgetI18n } from './createWidgetI18n.js';
+import type { Messages } from './messages.js';
 import { resolveLang } from './lang.js';
 import { SHELL_STYLES } from './theme.js';
 import { WidgetContext, type WidgetContextValue, type WidgetState } from './WidgetContext.js';
@@ -40,6 +41,8 @@ export interface WidgetShellProps extends WidgetBaseProps {
   styles: string;
   /** Names of the `part`s inside, exported so `::part()` reaches them from the host page. */
   parts: readonly string[];
+  /** Translation namespaces beyond common, error and widget (messages.ts). Defaults to none. */
+  messages?: readonly Messages[];
   /** Event handlers of the component: `emit('select', d)` calls `handlers.onSelect?.(d)`. */
   handlers?: object;
   children: ReactNode;
@@ -118,7 +121,8 @@ export function WidgetShell(props: WidgetShellProps) {
     latest.current = { host, handlers, onStateChange };
   });
 
-  const i18n = useMemo(() => createWidgetI18n(lang), [lang]);
+  const messages = props.messages;
+  const i18n = useMemo(() => createWidgetI18n(lang, messages), [lang, messages]);
   const api = useMemo(() => createWidgetApi({ apiBase }), [apiBase]);
 
   const getHost = useCallback(() => latest.current.host ?? shadowHost.current, []);

@@ -36,8 +36,10 @@
  *      element, and calls the `onSelect` prop in a React app.
  *    - Styles: start from {@link SHELL_STYLES} (added for you) and use `themeVar('--poruch-…')`.
  *      Every `part="…"` name you use goes in `parts`, so `::part()` reaches it.
- *    - Text: `t('widget.…')`, keys in core's `locales/{ua,en_GB}.json`. A namespace not yet in
- *      {@link createWidgetI18n}'s list must be added there (both locales).
+ *    - Text: `t('widget.…')`, keys in core's `locales/{ua,en_GB}.json`. `common`, `error` and
+ *      `widget` are always there; pass the other namespaces as a module-level constant:
+ *      `const MESSAGES = [categoryMessages, vacanciesMessages]` → `<WidgetShell messages={MESSAGES}>`
+ *      (messages.ts), so each page downloads only the translations its widgets use.
  *    - Effects clean up after themselves: the element unmounts the tree when removed.
  * 2. `src/thing/element.ts`: `export const PoruchThingElement = defineWidget({ tag:
  *    'poruch-thing', component: PoruchThing, attributes: { 'service-id': 'string' } })`. The
@@ -56,6 +58,7 @@ export { createWidgetApi } from './createWidgetApi.js';
 export type { WidgetApi, WidgetApiOptions, CallOptions, Query } from './createWidgetApi.js';
 export { createWidgetI18n } from './createWidgetI18n.js';
 export type { WidgetI18n } from './createWidgetI18n.js';
+export * from './messages.js';
 export { defineWidget } from './defineWidget.js';
 export type { AttributeType, PoruchElement, WidgetDefinition } from './defineWidget.js';
 export { ErrorState } from './ErrorState.js';

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineWidget } from '../defineWidget.js';
 import { ErrorState } from '../ErrorState.js';
+import { mapMessages } from '../messages.js';
 import { useResource } from '../useResource.js';
 import { useWidget } from '../WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../WidgetShell.js';
@@ -61,9 +62,17 @@ function Echo({ country, filters }: EchoProps) {
   );
 }
 
+const MESSAGES = [mapMessages];
+
 function PoruchEcho(props: EchoProps) {
   return (
-    <WidgetShell {...props} styles="" parts={['root', 'error']} handlers={props}>
+    <WidgetShell
+      {...props}
+      styles=""
+      parts={['root', 'error']}
+      messages={MESSAGES}
+      handlers={props}
+    >
       <Echo {...props} />
     </WidgetShell>
   );

@@ -1,0 +1,58 @@
+// The size check (CI): gzip bytes of the JS and CSS a page downloads for one widget, following
+// the loader's table and every static import of the element's chunk. Fails above the budgets.
+// CSS ships inside the JS (shadow-root styles), so the JS total is the JS+CSS total.
+import { readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const dir = new URL('../dist/cdn/', import.meta.url).pathname;
+const gz = (file) => gzipSync(readFileSync(join(dir, file)), { level: 9 }).length;
+
+/** Static imports of a built chunk (what the browser fetches before running it). */
+function closure(file, seen = new Set()) {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const code = readFileSync(join(dir, file), 'utf8');
+  for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w$*{}\s,]+from\s*)?["']([^"']+)["']/g)) {
+    closure(normalize(join(dirname(file), m[1])), seen);
+  }
+  return seen;
+}
+
+/** The chunk the loader imports for `tag`. */
+function elementChunk(tag) {
+  const loader = readFileSync(join(dir, 'poruch.js'), 'utf8');
+  const m = loader.match(new RegExp(`"${tag}":\\[\\(\\)=>import\\("([^"]+)"\\)`));
+  if (!m) throw new Error(`[poruch] size: no chunk for <${tag}> in poruch.js`);
+  return normalize(m[1]);
+}
+
+const page = (tag) => {
+  const files = closure(elementChunk(tag), new Set(['poruch.js']));
+  return { files: [...files], bytes: [...files].reduce((n, f) => n + gz(f), 0) };
+};
+
+const KB = 1024;
+const checks = [
+  { name: 'loader (poruch.js)', bytes: gz('poruch.js'), budget: 3 * KB },
+  {
+    name: 'page with only <poruch-map> (Leaflet included)',
+    ...page('poruch-map'),
+    budget: 85 * KB,
+  },
+  { name: 'page with only <poruch-vacancies>', ...page('poruch-vacancies'), budget: 40 * KB },
+  { name: 'page with only <poruch-search>', ...page('poruch-search'), budget: 40 * KB },
+];
+let failed = false;
+for (const c of checks) {
+  const ok = c.bytes <= c.budget;
+  failed ||= !ok;
+  console.log(
+    `${ok ? 'ok  ' : 'FAIL'} ${c.name}: ${(c.bytes / KB).toFixed(1)} KB gzip (budget ${c.budget / KB} KB)` +
+      (c.files
+        ? `\n       ${c.files.map((f) => `${f} ${(gz(f) / KB).toFixed(1)}`).join(', ')}`
+        : ''),
+  );
+}
+if (process.argv.includes('--json')) console.log(JSON.stringify(checks));
+process.exit(failed ? 1 : 0);
