@@ -1,3 +1,10 @@
+import {
+  fieldMessages,
+  reportFormMessages,
+  reportReasonMessages,
+  successMessages,
+  validationMessages,
+} from '../shared/messages.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import { baseStyles } from '../ui/baseStyles.js';
 import { MissingServiceId } from '../ui/MissingServiceId.js';
@@ -15,6 +22,15 @@ export interface PoruchReportProps extends WidgetBaseProps {
 /** The `part`s of `<poruch-report>`. */
 export const REPORT_PARTS = [...UI_PARTS, 'report', 'form', 'submit'] as const;
 
+/** The translation namespaces the widget uses beyond common, error and widget. */
+const REPORT_MESSAGES = [
+  fieldMessages,
+  reportFormMessages,
+  reportReasonMessages,
+  successMessages,
+  validationMessages,
+];
+
 /**
  * `<poruch-report>` as a React component: the report form for one service, posted anonymously.
  */
@@ -25,6 +41,7 @@ export function PoruchReport(props: PoruchReportProps) {
       styles={baseStyles + reportStyles}
       parts={REPORT_PARTS}
       handlers={props}
+      messages={REPORT_MESSAGES}
     >
       {props.serviceId ? (
         <ReportForm serviceId={props.serviceId} />

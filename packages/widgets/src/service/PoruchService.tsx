@@ -1,4 +1,18 @@
 import { reportStyles } from '../report/styles.js';
+import {
+  categoryMessages,
+  countryNameMessages,
+  experienceMessages,
+  fieldMessages,
+  flagMessages,
+  homeMessages,
+  reportFormMessages,
+  reportReasonMessages,
+  serviceProfileMessages,
+  successMessages,
+  vacanciesMessages,
+  validationMessages,
+} from '../shared/messages.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import { baseStyles } from '../ui/baseStyles.js';
 import { MissingServiceId } from '../ui/MissingServiceId.js';
@@ -43,6 +57,22 @@ export const SERVICE_PARTS = [
   'submit',
 ] as const;
 
+/** The translation namespaces the widget uses beyond common, error and widget. */
+const SERVICE_MESSAGES = [
+  categoryMessages,
+  countryNameMessages,
+  experienceMessages,
+  fieldMessages,
+  flagMessages,
+  homeMessages,
+  reportFormMessages,
+  reportReasonMessages,
+  serviceProfileMessages,
+  successMessages,
+  vacanciesMessages,
+  validationMessages,
+];
+
 /**
  * `<poruch-service>` as a React component: the profile of one approved service with tabs for
  * services, vacancies and contacts, "I have used this service", and a report form.
@@ -54,6 +84,7 @@ export function PoruchService(props: PoruchServiceProps) {
       styles={baseStyles + reportStyles + serviceStyles}
       parts={SERVICE_PARTS}
       handlers={props}
+      messages={SERVICE_MESSAGES}
     >
       {props.serviceId ? (
         <ServiceProfile

@@ -2,6 +2,15 @@ import { useEffect } from 'react';
 import type { CategoryFilter } from '@poruch/core';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useWidget } from '../shared/WidgetContext.js';
+import {
+  categoryMessages,
+  countryNameMessages,
+  experienceMessages,
+  fieldMessages,
+  flagMessages,
+  homeMessages,
+  vacanciesMessages,
+} from '../shared/messages.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import { baseStyles } from '../ui/baseStyles.js';
 import { flagBase } from '../ui/flagBase.js';
@@ -28,6 +37,17 @@ export interface VacancyBoardProps extends WidgetBaseProps {
 /** The `part`s of `<poruch-vacancies>`. */
 export const VACANCY_PARTS = [...UI_PARTS, 'filters', 'list', 'vacancy'] as const;
 
+/** The translation namespaces the widget uses beyond common, error and widget. */
+const VACANCY_MESSAGES = [
+  categoryMessages,
+  countryNameMessages,
+  experienceMessages,
+  fieldMessages,
+  flagMessages,
+  homeMessages,
+  vacanciesMessages,
+];
+
 /**
  * The vacancy search and board (`GET vacancies`): text, experience and open-only filters,
  * pages, and loading, empty and error states. With `serviceId` it is one partner's board.
@@ -40,6 +60,7 @@ export function VacancyBoard(props: VacancyBoardProps) {
       styles={baseStyles + vacancyStyles}
       parts={VACANCY_PARTS}
       handlers={props}
+      messages={VACANCY_MESSAGES}
     >
       <Board {...props} />
     </WidgetShell>

@@ -1,0 +1,163 @@
+import {
+  CATEGORY_KEYS,
+  categoryLabelKey,
+  getCountries,
+  type Service,
+  type Translate,
+  type LocaleCode,
+} from '@poruch/core';
+import { ErrorState } from '../shared/ErrorState.js';
+import { useConnector } from '../useConnector.js';
+import { Checkbox, Field } from '../ui/Field.js';
+import { messagesFor } from '../ui/fieldErrors.js';
+import type { WidgetApi } from '../shared/createWidgetApi.js';
+import { createServiceForm } from './createServiceForm.js';
+
+export interface AddServiceFormProps {
+  api: WidgetApi;
+  t: Translate;
+  lang: LocaleCode;
+  onCreated: (service: Service) => void;
+  onCancel: () => void;
+}
+
+/** Adding a service: the fields, the address check with its options, and the confirmation. */
+export function AddServiceForm({ api, t, lang, onCreated, onCancel }: AddServiceFormProps) {
+  const [state, form] = useConnector(() => createServiceForm(api), [api]);
+  const { values } = state;
+  const errs = (field: string) => messagesFor(t, state.fieldErrors, field);
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const created = await form.submit();
+    if (created) onCreated(created);
+  };
+  return (
+    <form className="form card" noValidate onSubmit={(e) => void submit(e)} part="service-form">
+      <h3>{t('add_service.title')}</h3>
+      <Field label={t('field.name')} errors={errs('name')}>
+        <input value={values.name} onChange={(e) => form.set({ name: e.currentTarget.value })} />
+      </Field>
+      <div className="row">
+        <Field label={t('field.countryCode')} errors={errs('countryCode')}>
+          <select
+            value={values.countryCode}
+            onChange={(e) => form.set({ countryCode: e.currentTarget.value })}
+          >
+            <option value="" />
+            {getCountries(t, lang).map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label={t('field.category')} errors={errs('category')}>
+          <select
+            value={values.category}
+            onChange={(e) => form.set({ category: e.currentTarget.value })}
+          >
+            <option value="">{t('category.empty')}</option>
+            {CATEGORY_KEYS.map((k) => (
+              <option key={k} value={k}>
+                {t(categoryLabelKey(k))}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <Checkbox
+        label={t('field.isOnline')}
+        checked={values.isOnline}
+        onChange={(isOnline) => form.set({ isOnline })}
+      />
+      <div className="row">
+        <Field label={t('field.address')} errors={errs('address')}>
+          <input
+            value={values.address}
+            onChange={(e) => form.set({ address: e.currentTarget.value })}
+          />
+        </Field>
+        <button
+          type="button"
+          className="button button--secondary"
+          part="button"
+          disabled={state.geocode === 'checking'}
+          onClick={() => void form.checkAddress()}
+        >
+          {t('registration.find_address')}
+        </button>
+      </div>
+      {state.geocode === 'ambiguous' && (
+        <fieldset className="card">
+          <legend>{t('add_service.address_pick')}</legend>
+          <div className="candidates">
+            {state.candidates.map((c, i) => (
+              <label key={`${c.lat},${c.lng},${i}`} className="reason">
+                <input
+                  type="radio"
+                  name="candidate"
+                  checked={state.addressDetails === c}
+                  onChange={() => form.pick(c)}
+                />
+                <span>{c.displayName}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      {state.addressDetails && (
+        <p className="notice" role="status">
+          {t('add_service.address_found', { address: state.addressDetails.displayName })}
+        </p>
+      )}
+      <Checkbox
+        label={t('field.showOnMap')}
+        checked={values.showOnMap}
+        onChange={(showOnMap) => form.set({ showOnMap })}
+      />
+      <Checkbox
+        label={t('field.addressConfirmed')}
+        checked={values.addressConfirmed}
+        errors={errs('addressConfirmed')}
+        onChange={(addressConfirmed) => form.set({ addressConfirmed })}
+      />
+      <div className="row">
+        <Field label={t('field.website')} errors={errs('website')}>
+          <input
+            type="url"
+            value={values.website}
+            onChange={(e) => form.set({ website: e.currentTarget.value })}
+          />
+        </Field>
+        <Field label={t('field.phone')} errors={errs('phone')}>
+          <input
+            type="tel"
+            value={values.phone}
+            onChange={(e) => form.set({ phone: e.currentTarget.value })}
+          />
+        </Field>
+      </div>
+      <Field label={t('field.descriptionUa')} errors={errs('descriptionUa')}>
+        <textarea
+          value={values.descriptionUa}
+          onChange={(e) => form.set({ descriptionUa: e.currentTarget.value })}
+        />
+      </Field>
+      <Field label={t('field.descriptionOther')} errors={errs('descriptionOther')}>
+        <textarea
+          value={values.descriptionOther}
+          onChange={(e) => form.set({ descriptionOther: e.currentTarget.value })}
+        />
+      </Field>
+      {state.error != null && <ErrorState error={state.error} />}
+      <div className="service__actions">
+        <button type="submit" className="button" part="button" disabled={state.sending}>
+          {t('add_service.submit')}
+        </button>
+        <button type="button" className="button button--secondary" part="button" onClick={onCancel}>
+          {t('common.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,95 @@
+import { cleanup } from '@testing-library/react';
+import { fireEvent, waitFor, within } from '@testing-library/dom';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startApiServer,
+  useOrigin,
+  type ApiServer,
+  type SeededService,
+} from '../../__tests__/helpers/apiServer.js';
+import { mountsFor, removeElements } from '../../__tests__/helpers/mounts.js';
+import { stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
+import { PoruchDashboard } from '../PoruchDashboard.js';
+import '../element.js';
+
+let api: ApiServer;
+let own: SeededService;
+
+beforeAll(async () => {
+  api = await startApiServer();
+  own = await api.addService({ name: 'Пекарня «Хліб»' }, { pending: true });
+}, 60_000);
+
+afterAll(async () => {
+  await api?.close();
+});
+
+const clearCookies = () => {
+  for (const c of document.cookie.split(';')) {
+    const name = c.split('=')[0]!.trim();
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  }
+};
+
+afterEach(() => {
+  cleanup();
+  removeElements('poruch-dashboard');
+  clearCookies();
+});
+
+/** Logs the page in: the partner's session and anti-forgery cookies, as after a login. */
+const logIn = (session: SeededService['session']) => {
+  for (const pair of session.cookie.split('; ')) document.cookie = `${pair}; path=/`;
+};
+
+describe.each(mountsFor(PoruchDashboard, 'poruch-dashboard'))(
+  '<poruch-dashboard> as a %s',
+  (_n, mount) => {
+    it('on a foreign origin links to the site and calls nothing', async () => {
+      useOrigin('http://partner.example:8000/');
+      const host = await mount({ apiBase: api.url, lang: 'en_GB' });
+      const root = await widgetRoot(host);
+      const link = within(root).getByRole('link', { name: 'Log in on Poruch' });
+      expect(link.getAttribute('href')).toBe(`${api.url}/login?back=%2Fdashboard`);
+      expect(
+        within(root)
+          .getByRole('link', { name: 'Open the dashboard on Poruch' })
+          .getAttribute('href'),
+      ).toBe(`${api.url}/dashboard`);
+      await waitFor(() => expect(stateOf(host)).toBe('ready'));
+    });
+
+    it('on the site logged out shows the login link', async () => {
+      useOrigin(api.url);
+      const host = await mount({ apiBase: api.url, lang: 'en_GB' });
+      const root = await widgetRoot(host);
+      await waitFor(() =>
+        expect(within(root).getByRole('link', { name: 'Log in on Poruch' })).toBeTruthy(),
+      );
+    });
+
+    it('logged in lists own services and manages vacancies', async () => {
+      useOrigin(api.url);
+      logIn(own.session);
+      const host = await mount({ apiBase: api.url, lang: 'en_GB' });
+      const root = await widgetRoot(host);
+      const ui = within(root);
+      await waitFor(() => expect(ui.getByRole('heading', { name: own.name })).toBeTruthy());
+      expect(root.textContent).toContain('Status: Under review');
+      fireEvent.click(ui.getByRole('button', { name: /^Vacancies/ }));
+      fireEvent.click(await waitFor(() => ui.getByRole('button', { name: 'Add vacancy' })));
+      fireEvent.click(ui.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(root.textContent).toContain('Name: required field'));
+      const name = `Пекар ${Math.random().toString(36).slice(2, 6)}`;
+      fireEvent.change(ui.getByLabelText('Name'), { target: { value: name } });
+      fireEvent.click(ui.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(root.textContent).toContain('The vacancy has been created'));
+      const card = () => ui.getByText(name).closest('.card') as HTMLElement;
+      fireEvent.click(within(card()).getByRole('button', { name: 'Delete' }));
+      expect(within(card()).getByText('Delete this vacancy?')).toBeTruthy();
+      fireEvent.click(within(card()).getByRole('button', { name: 'Yes' }));
+      await waitFor(() => expect(root.textContent).toContain('The vacancy has been deleted'));
+      expect(ui.queryByText(name)).toBeNull();
+    });
+  },
+);

@@ -1,0 +1,12 @@
+/** Styles of `<poruch-dashboard>`, after the shared ones. */
+export const dashboardStyles = /* css */ `
+.dashboard { display: flex !important; flex-direction: column; gap: calc(var(--_space) * 1.5); }
+.services { display: grid !important; gap: var(--_space); }
+.service__head { display: flex !important; flex-wrap: wrap; justify-content: space-between; gap: 8px; align-items: baseline; }
+.service__actions, .vacancy__actions { display: flex !important; flex-wrap: wrap; gap: 8px; margin-top: 8px; }
+.vacancies { display: grid !important; gap: 8px; margin-top: 10px; }
+.form { display: flex !important; flex-direction: column; gap: var(--_space); }
+.candidates { display: flex !important; flex-direction: column; gap: 6px; }
+.notice { color: var(--_success); font-weight: 600; }
+.confirm { display: flex !important; flex-wrap: wrap; gap: 8px; align-items: center; }
+`;
