@@ -53,7 +53,7 @@ export const mapStyles =
 }
 .leaflet-marker-icon:focus-visible { outline: 3px solid ${themeVar('--poruch-color-focus')}; outline-offset: 2px; }
 .notice {
-  position: absolute; left: 8px; bottom: 24px; z-index: 800; max-width: calc(100% - 16px);
+  position: absolute; right: 8px; top: 8px; z-index: 800; max-width: calc(100% - 72px);
   background: rgba(255,255,255,.92); color: #333; font-size: 12px; padding: 2px 8px; border-radius: 4px;
 }
 .card {
