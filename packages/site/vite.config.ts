@@ -59,8 +59,8 @@ function serviceWorker(): Plugin {
         res.setHeader('content-type', 'text/javascript');
         res.end(
           readFileSync(template, 'utf8')
-            .replace('__VERSION__', 'dev')
-            .replace('__PRECACHE__', '[]'),
+            .replace("'__VERSION__'", "'dev'")
+            .replace("'__PRECACHE__'", "'[]'"),
         );
       });
     },
@@ -79,8 +79,8 @@ function serviceWorker(): Plugin {
         type: 'asset',
         fileName: 'sw.js',
         source: readFileSync(template, 'utf8')
-          .replace('__VERSION__', version)
-          .replace('__PRECACHE__', JSON.stringify(precache)),
+          .replace("'__VERSION__'", `'${version}'`)
+          .replace("'__PRECACHE__'", `'${JSON.stringify(precache)}'`),
       });
     },
   };

@@ -24,6 +24,7 @@ import { vacancyRoutes } from './routes/api/v1/vacancies.js';
 import { envRoutes } from './routes/env.js';
 import { healthRoutes } from './routes/health.js';
 import { sitemapRoutes } from './routes/sitemap.js';
+import { sitemapRoutes } from './routes/sitemap.js';
 
 export interface AppOptions {
   env: Env;
@@ -66,6 +67,7 @@ export async function buildApp({ env, database }: AppOptions): Promise<FastifyIn
 
   await app.register(healthRoutes);
   await app.register(envRoutes, { env });
+  await app.register(sitemapRoutes, { env });
   await app.register(sitemapRoutes, { env });
   await app.register(
     async (api) => {

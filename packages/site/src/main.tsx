@@ -33,6 +33,14 @@ services.api
   .catch(() => undefined);
 void registerServiceWorker(services);
 
+// A handle for the browser suites (packages/site/e2e): only when the test flag is stored.
+try {
+  if (localStorage.getItem('poruch_e2e') === '1')
+    (window as unknown as { __poruch: unknown }).__poruch = services;
+} catch {
+  // Storage blocked: no handle.
+}
+
 createRoot(root).render(
   <StrictMode>
     <AppProvider services={services}>

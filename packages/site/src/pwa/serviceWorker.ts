@@ -31,13 +31,16 @@ export async function registerServiceWorker(
 ): Promise<ServiceWorkerRegistration | undefined> {
   if (!('serviceWorker' in navigator)) return undefined;
   await whenStable();
-  let registration: ServiceWorkerRegistration;
+  let registration: ServiceWorkerRegistration | undefined;
   try {
     registration = await navigator.serviceWorker.register(SERVICE_WORKER_URL, { scope: '/' });
   } catch (err) {
     console.warn('[poruch] service worker registration failed', err);
     return undefined;
   }
+  // Blocked service workers (some automation and privacy modes) resolve to nothing.
+  if (!registration) return undefined;
+  const reg = registration;
   let asked = false;
   const ask = async (worker: ServiceWorker) => {
     if (asked) return;
@@ -64,9 +67,9 @@ export async function registerServiceWorker(
     check();
     worker.addEventListener('statechange', check);
   };
-  watch(registration.waiting);
-  registration.addEventListener('updatefound', () => watch(registration.installing));
+  watch(reg.waiting);
+  reg.addEventListener('updatefound', () => watch(reg.installing));
   // Look for a new version every hour while the page stays open.
-  setInterval(() => void registration.update().catch(() => undefined), 60 * 60 * 1000);
-  return registration;
+  setInterval(() => void reg.update().catch(() => undefined), 60 * 60 * 1000);
+  return reg;
 }

@@ -1,4 +1,4 @@
-/* Poruch service worker. The build replaces __VERSION__ and __PRECACHE__ (see vite.config.ts). */
+/* Poruch service worker. The build fills in the version and the precache list (see vite.config.ts). */
 const VERSION = '__VERSION__';
 const PRECACHE = JSON.parse('__PRECACHE__');
 const CACHE = `poruch-${VERSION}`;

@@ -2,13 +2,13 @@ import { useApp, useAuth } from '../../app/context.js';
 import { SocialBlock } from '../../chrome/SocialBlock.js';
 import { Link, useRoute } from '../../router/index.js';
 
-/** A titled section of a static page: the keys `<prefix>.<name>_title` and `<prefix>.<name>_text`. */
-function Section({ prefix, name }: { prefix: string; name: string }) {
+/** A titled section of a static page. Keys are written out in full so the key test finds them. */
+function Section({ title, text }: { title: string; text: string }) {
   const { t } = useApp();
   return (
     <section className="prose__section">
-      <h2>{t(`${prefix}.${name}_title`)}</h2>
-      <p>{t(`${prefix}.${name}_text`)}</p>
+      <h2>{t(title)}</h2>
+      <p>{t(text)}</p>
     </section>
   );
 }
@@ -20,9 +20,9 @@ function About() {
     <>
       <h1>{t('pages.about_title')}</h1>
       <p className="prose__lead">{t('about_page.lead')}</p>
-      <Section prefix="about_page" name="why" />
-      <Section prefix="about_page" name="how" />
-      <Section prefix="about_page" name="who" />
+      <Section title="about_page.why_title" text="about_page.why_text" />
+      <Section title="about_page.how_title" text="about_page.how_text" />
+      <Section title="about_page.who_title" text="about_page.who_text" />
       {loggedOut && locale === 'ua' && (
         <p>
           <Link className="button" to="/provide-help">
@@ -40,7 +40,7 @@ function Store() {
     <>
       <h1>{t('pages.store_title')}</h1>
       <p className="prose__lead">{t('store_page.lead')}</p>
-      <Section prefix="store_page" name="soon" />
+      <Section title="store_page.soon_title" text="store_page.soon_text" />
       <SocialBlock />
     </>
   );
@@ -53,9 +53,9 @@ function Support() {
     <>
       <h1>{t('pages.support_title')}</h1>
       <p className="prose__lead">{t('support_page.lead')}</p>
-      <Section prefix="support_page" name="donate" />
-      <Section prefix="support_page" name="share" />
-      <Section prefix="support_page" name="volunteer" />
+      <Section title="support_page.donate_title" text="support_page.donate_text" />
+      <Section title="support_page.share_title" text="support_page.share_text" />
+      <Section title="support_page.volunteer_title" text="support_page.volunteer_text" />
       {loggedOut && locale === 'ua' && (
         <p>
           <Link className="button" to="/provide-help">
@@ -68,13 +68,13 @@ function Support() {
 }
 
 const PRIVACY_SECTIONS = [
-  'controller',
-  'collect',
-  'cookies',
-  'purpose',
-  'public',
-  'retention',
-  'rights',
+  ['privacy.controller_title', 'privacy.controller_text'],
+  ['privacy.collect_title', 'privacy.collect_text'],
+  ['privacy.cookies_title', 'privacy.cookies_text'],
+  ['privacy.purpose_title', 'privacy.purpose_text'],
+  ['privacy.public_title', 'privacy.public_text'],
+  ['privacy.retention_title', 'privacy.retention_text'],
+  ['privacy.rights_title', 'privacy.rights_text'],
 ] as const;
 
 function Privacy() {
@@ -84,8 +84,8 @@ function Privacy() {
       <h1>{t('pages.privacy_policy_title')}</h1>
       <p className="prose__meta">{t('privacy.updated')}</p>
       <p className="prose__lead">{t('privacy.intro')}</p>
-      {PRIVACY_SECTIONS.map((s) => (
-        <Section key={s} prefix="privacy" name={s} />
+      {PRIVACY_SECTIONS.map(([title, text]) => (
+        <Section key={title} title={title} text={text} />
       ))}
     </>
   );
