@@ -2,7 +2,7 @@
  * Map benchmark: 100k synthetic services on PGlite and on PostgreSQL, in one run.
  *
  *   pnpm --filter @poruch/server exec tsx bench/map.bench.ts [--services 100000] [--requests 400]
- *     [--duration 10] [--pg postgres://postgres:postgres@127.0.0.1:5432/postgres] [--no-pg]
+ *     [--duration 10] [--quick] [--pg postgres://postgres:postgres@127.0.0.1:5432/postgres] [--no-pg]
  *
  * Measures, per database: seeding, the version check and the lean SELECT, cold build of the
  * unfiltered index (first request) and of one filtered index, map p50/p95 over HTTP at zooms 3,
@@ -10,26 +10,21 @@
  * areas), and requests/s at 50 connections with autocannon for the map and for /healthz (the
  * ceiling) against the same server. Prints a Markdown table for docs/performance.md.
  */
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
-import pg from 'pg';
-import { buildApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/index.js';
-import { loadEnv } from '../src/env.js';
 import { MapIndex, readServices, readVersion, toFeature } from '../src/map/index.js';
 import { Random } from '../src/seed/random.js';
 import { seedSynthetic } from '../src/seed/synthetic.js';
+import { cannon, pct, postgresDatabase, serveApp } from './common.js';
 
 const { values: args } = parseArgs({
   options: {
-    services: { type: 'string', default: '100000' },
+    services: { type: 'string' },
     vacancies: { type: 'string', default: '0' },
-    requests: { type: 'string', default: '400' },
-    duration: { type: 'string', default: '10' },
+    requests: { type: 'string' },
+    duration: { type: 'string' },
+    quick: { type: 'boolean', default: false },
     pg: {
       type: 'string',
       default:
@@ -38,13 +33,12 @@ const { values: args } = parseArgs({
     'no-pg': { type: 'boolean', default: false },
   },
 });
-const SERVICES = Number(args.services);
-const REQUESTS = Number(args.requests);
-const DURATION = Number(args.duration);
+// --quick: a CI-sized run (10k services, 100 requests per zoom, 3 s per autocannon run).
+const SERVICES = Number(args.services ?? (args.quick ? 10_000 : 100_000));
+const REQUESTS = Number(args.requests ?? (args.quick ? 100 : 400));
+const DURATION = Number(args.duration ?? (args.quick ? 3 : 10));
 const ZOOMS = [3, 8, 14];
 
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
 const timed = async <T>(fn: () => Promise<T> | T): Promise<[T, number]> => {
   const t = performance.now();
@@ -71,26 +65,6 @@ function viewport(lat: number, lng: number, zoom: number, width = 1280, height =
   ]
     .map((n) => n.toFixed(5))
     .join(',');
-}
-
-async function postgresDatabase(serverUrl: string) {
-  const name = `poruch_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), dataDir: '' });
-  return {
-    database,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
 }
 
 interface Result {
@@ -128,16 +102,7 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
   const features = rows.map(toFeature);
   const [, buildMs] = await timed(() => new MapIndex(features));
 
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-bench-'));
-  const env = loadEnv({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    PORT: '0',
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'silent',
-  });
-  const app = await buildApp({ env, database });
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const { base, close } = await serveApp(database);
   try {
     const get = async (query: string) => {
       const res = await fetch(`${base}/api/v1/map?${query}`);
@@ -198,17 +163,11 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
         path: `/api/v1/map?bbox=${viewport(c.lat, c.lng, zoom)}&zoom=${zoom}`,
       };
     });
-    const cannon = (opts: autocannon.Options) =>
-      new Promise<autocannon.Result>((resolve, reject) =>
-        autocannon({ connections: 50, duration: DURATION, ...opts }, (err, res) =>
-          err ? reject(err) : resolve(res),
-        ),
-      );
     console.error(`[${kind}] autocannon map…`);
-    const mapRun = await cannon({ url: base, requests: mapRequests });
+    const mapRun = await cannon(DURATION, { url: base, requests: mapRequests });
     if (mapRun.non2xx) console.error(`[${kind}] map non-2xx: ${mapRun.non2xx}`);
     console.error(`[${kind}] autocannon /healthz…`);
-    const healthRun = await cannon({ url: `${base}/healthz` });
+    const healthRun = await cannon(DURATION, { url: `${base}/healthz` });
 
     return {
       kind,
@@ -226,8 +185,7 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
       latencyMapP99: mapRun.latency.p99,
     };
   } finally {
-    await app.close(); // closes the database too
-    await fs.rm(dataDir, { recursive: true, force: true });
+    await close(); // closes the database too
   }
 }
 

@@ -4,15 +4,17 @@
  *
  *   pnpm --filter @poruch/server exec tsx bench/search.bench.ts [--services 100000]
  *     [--vacancies 300000] [--requests 300] [--pg postgres://postgres:postgres@127.0.0.1:5432/postgres]
- *     [--no-pg] [--no-pglite]
+ *     [--duration 10] [--no-pg] [--no-pglite] [--quick]
  *
  * Per database: seeding time (seedSynthetic, so the search triggers run on every row), then
  * p50/p95 of searchServices over a mixed query set drawn from the generated rows (exact words,
  * prefixes, typos of 1 and 2 edits, KMU-transliterated words, two-word queries, queries with
- * filters, filters alone, near/radius, frequent words) and of searchVacancies. Prints a Markdown
- * table for docs/performance.md.
+ * filters, filters alone, near/radius, frequent words) and of searchVacancies, in-process with
+ * the result cache off; then requests/s at 50 connections with autocannon over HTTP on the same
+ * server: the same query set with the cache on and off, and /healthz (the ceiling). `--quick`:
+ * 10k services, 30k vacancies, 150 searches, 3 s per autocannon run (CI-sized). Prints a
+ * Markdown table for docs/performance.md.
  */
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import {
@@ -22,17 +24,24 @@ import {
   type VacancySearchQuery,
 } from '@poruch/core';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { openDatabase, type Database } from '../src/db/index.js';
-import { searchServices, searchVacancies, transliterate } from '../src/search/index.js';
+import {
+  searchServices,
+  searchVacancies,
+  setSearchCache,
+  transliterate,
+} from '../src/search/index.js';
 import { Random } from '../src/seed/random.js';
 import { seedSynthetic } from '../src/seed/synthetic.js';
+import { cannon, pct, postgresDatabase, serveApp } from './common.js';
 
 const { values: args } = parseArgs({
   options: {
-    services: { type: 'string', default: '100000' },
-    vacancies: { type: 'string', default: '300000' },
-    requests: { type: 'string', default: '300' },
+    services: { type: 'string' },
+    vacancies: { type: 'string' },
+    requests: { type: 'string' },
+    duration: { type: 'string' },
+    quick: { type: 'boolean', default: false },
     pg: {
       type: 'string',
       default:
@@ -42,12 +51,11 @@ const { values: args } = parseArgs({
     'no-pglite': { type: 'boolean', default: false },
   },
 });
-const SERVICES = Number(args.services);
-const VACANCIES = Number(args.vacancies);
-const REQUESTS = Number(args.requests);
+const SERVICES = Number(args.services ?? (args.quick ? 10_000 : 100_000));
+const VACANCIES = Number(args.vacancies ?? SERVICES * 3);
+const REQUESTS = Number(args.requests ?? (args.quick ? 150 : 450));
+const DURATION = Number(args.duration ?? (args.quick ? 3 : 10));
 
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 const fmt = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
@@ -176,6 +184,9 @@ interface Result {
   mixed: Stats;
   vacancies: Stats;
   vacanciesQ: Stats;
+  rpsCached: number;
+  rpsUncached: number;
+  rpsHealth: number;
 }
 
 async function benchOne(kind: string, database: Database): Promise<Result> {
@@ -199,6 +210,8 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
     ...s,
     parsed: serviceSearchQuerySchema.parse(s.query) as ServiceSearchQuery,
   }));
+  // The search itself: the result cache stays off until the HTTP runs.
+  setSearchCache(false);
   // Warm-up: plans, caches, JIT of the WebAssembly.
   for (const s of parsed.slice(0, 50)) await searchServices(db, s.parsed);
 
@@ -257,6 +270,7 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
       if (page.total) vHits++;
     }
   }
+  const { rpsCached, rpsUncached, rpsHealth } = await throughput(kind, database, samples);
   return {
     kind,
     seedMs,
@@ -265,28 +279,41 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
     mixed: stats(all, allHits),
     vacancies: stats(vTimes, vHits),
     vacanciesQ: stats(vqTimes, vqHits),
+    rpsCached,
+    rpsUncached,
+    rpsHealth,
   };
 }
 
-async function postgresDatabase(serverUrl: string) {
-  const name = `poruch_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), dataDir: '' });
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+/**
+ * Requests/s at 50 connections over HTTP, one server: GET /api/v1/services over the mixed query
+ * set with the result cache on (after one pass, every query is a repeat) and off, then /healthz.
+ */
+async function throughput(kind: string, database: Database, samples: Sample[]) {
+  const { base, close } = await serveApp(database);
+  const requests = samples.map((s) => ({
+    method: 'GET' as const,
+    path: `/api/v1/services?${new URLSearchParams(s.query).toString()}`,
+  }));
+  try {
+    const rps: Record<string, number> = {};
+    for (const [name, cache] of [
+      ['uncached', false],
+      ['cached', true],
+    ] as const) {
+      setSearchCache(cache);
+      console.error(`[${kind}] autocannon services (cache ${cache ? 'on' : 'off'})…`);
+      const run = await cannon(DURATION, { url: base, requests });
+      if (run.non2xx) console.error(`[${kind}] services non-2xx: ${run.non2xx}`);
+      rps[name] = run.requests.average;
+    }
+    console.error(`[${kind}] autocannon /healthz…`);
+    rps.health = (await cannon(DURATION, { url: `${base}/healthz` })).requests.average;
+    return { rpsCached: rps.cached!, rpsUncached: rps.uncached!, rpsHealth: rps.health };
+  } finally {
+    setSearchCache(true);
+    await close(); // closes the database too
+  }
 }
 
 const results: Result[] = [];
@@ -295,7 +322,7 @@ if (!args['no-pglite']) {
   try {
     results.push(await benchOne('PGlite', database));
   } finally {
-    await database.close();
+    await database.close().catch(() => {}); // already closed with the app
   }
 }
 if (!args['no-pg']) {
@@ -311,7 +338,11 @@ const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 console.log(
   `\n${new Date().toISOString().slice(0, 10)} · ${cpu} × ${os.cpus().length} · ` +
     `${Math.round(os.totalmem() / 2 ** 30)} GB · Node ${process.version} · ` +
-    `${SERVICES} services, ${VACANCIES} vacancies · ${REQUESTS} searches per database\n`,
+    `${SERVICES} services, ${VACANCIES} vacancies · ${REQUESTS} searches per database · ` +
+    `autocannon ${DURATION} s × 50 connections · load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}\n`,
 );
 const head = `| | ${results.map((r) => r.kind).join(' | ')} |`;
 console.log(head);
@@ -328,3 +359,8 @@ for (const k of Object.keys(results[0]?.byKind ?? {})) {
 }
 row('searchVacancies, filters', (r) => cellOf(r.vacancies));
 row('searchVacancies, with q', (r) => cellOf(r.vacanciesQ));
+const share = (n: number, r: Result) =>
+  `${Math.round(n)} (${Math.round((n / r.rpsHealth) * 100)}%)`;
+row('services req/s, 50 conn., cache off (% of ceiling)', (r) => share(r.rpsUncached, r));
+row('services req/s, 50 conn., cache on (% of ceiling)', (r) => share(r.rpsCached, r));
+row('`/healthz` req/s, 50 conn. (ceiling)', (r) => String(Math.round(r.rpsHealth)));

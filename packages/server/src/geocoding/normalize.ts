@@ -1,17 +1,4 @@
-/** Latin letters that Unicode decomposition does not split into a base letter and a mark. */
-const SPECIAL: Readonly<Record<string, string>> = {
-  ł: 'l',
-  ø: 'o',
-  đ: 'd',
-  ð: 'd',
-  þ: 'th',
-  ß: 'ss',
-  æ: 'ae',
-  œ: 'oe',
-  ı: 'i',
-  ħ: 'h',
-  ŀ: 'l',
-};
+import { LATIN_SPECIAL } from '../search/normalize.js';
 
 /**
  * The form place names are compared in: lower case, accents removed, apostrophes dropped and
@@ -22,7 +9,8 @@ export function normalizePlaceName(text: string): string {
   return (
     text
       .toLowerCase()
-      .replace(/[łøđðþßæœıħŀ]/g, (c) => SPECIAL[c]!)
+      // Latin letters with no Unicode decomposition (ł, ø, ß…), as search folds them.
+      .replace(/[^ -~]/g, (c) => LATIN_SPECIAL[c] ?? c)
       .normalize('NFKD')
       // Cyrillic й and ї decompose too; put them back so Ukrainian input stays intact.
       .replace(/и\u0306/g, 'й')

@@ -10,8 +10,10 @@ import type {
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/index.js';
 import { services, vacancies } from '../db/schema.js';
+import { cached } from './cache.js';
 import { buildTextQuery, rankExpression, type TextQuery } from './searchQuery.js';
 
+export { setSearchCache } from './cache.js';
 export { editDistance } from './editDistance.js';
 export { queryTokens, searchKey, transliterate } from './normalize.js';
 export { buildTextQuery, findCorrections, type TextQuery } from './searchQuery.js';
@@ -85,6 +87,10 @@ const summaryColumns = {
  * when `near` is given.
  */
 export async function searchServices(db: Db, query: ServiceSearchQuery): Promise<ServicePage> {
+  return cached(db, `s${JSON.stringify(query)}`, () => searchServicesUncached(db, query));
+}
+
+async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promise<ServicePage> {
   const { page, pageSize, near, bbox } = query;
   const tq = await buildTextQuery(db, query.q);
   const conditions: (SQL | undefined)[] = [
@@ -185,6 +191,10 @@ export async function searchServices(db: Db, query: ServiceSearchQuery): Promise
  * true), serviceId. Sorted by relevance with `q`, else newest first.
  */
 export async function searchVacancies(db: Db, query: VacancySearchQuery): Promise<VacancyPage> {
+  return cached(db, `v${JSON.stringify(query)}`, () => searchVacanciesUncached(db, query));
+}
+
+async function searchVacanciesUncached(db: Db, query: VacancySearchQuery): Promise<VacancyPage> {
   const { page, pageSize } = query;
   const tq = await buildTextQuery(db, query.q);
   // The service's status, country and category are copied onto the vacancy (migration 0004).

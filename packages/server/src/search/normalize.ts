@@ -98,8 +98,8 @@ const SEARCH_CYRILLIC: Record<string, string> = {
   ё: 'io',
 };
 
-/** Latin letters unaccent maps that have no Unicode decomposition. */
-const LATIN_SPECIAL: Record<string, string> = {
+/** Latin letters unaccent maps that have no Unicode decomposition (geocoding folds them too). */
+export const LATIN_SPECIAL: Readonly<Record<string, string>> = {
   ß: 'ss',
   æ: 'ae',
   œ: 'oe',

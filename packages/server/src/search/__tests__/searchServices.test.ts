@@ -259,6 +259,22 @@ describe('search documents follow every write (triggers)', () => {
   });
 });
 
+describe('search cache', () => {
+  it('answers a repeated query from the cache until the next write', async () => {
+    const first = await search({ q: 'швейна' });
+    expect(first.items.map((i) => i.name)).toContain('Швейна майстерня «Голка»');
+    expect(await search({ q: 'швейна' })).toEqual(first);
+    await database.db.execute(sql`
+      UPDATE services SET name = 'Швейна майстерня «Наперсток»' WHERE name = 'Швейна майстерня «Голка»'`);
+    const after = await search({ q: 'швейна' });
+    expect(after.items.map((i) => i.name)).toContain('Швейна майстерня «Наперсток»');
+    expect(after.items.map((i) => i.name)).not.toContain('Швейна майстерня «Голка»');
+    // A caller changing a page does not change the cached one.
+    after.items.length = 0;
+    expect((await search({ q: 'швейна' })).items.length).toBeGreaterThan(0);
+  });
+});
+
 function haversine(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const r = (d: number) => (d * Math.PI) / 180;
   const a =
