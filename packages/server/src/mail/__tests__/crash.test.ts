@@ -1,0 +1,235 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { simpleParser } from 'mailparser';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../db/index.js';
+import { accounts } from '../../db/schema.js';
+import { hashPassword } from '../../lib/passwords.js';
+import { REPO_ROOT } from '../../paths.js';
+import { TestClient } from '../../__tests__/helpers/client.js';
+import { waitUntil } from './helpers.js';
+
+const RECIPIENTS = 2_000;
+const onPostgres = process.env.PORUCH_TEST_DB === 'postgres' && !!process.env.TEST_DATABASE_URL;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A loopback SMTP server that counts complete messages per recipient (partial DATA is dropped). */
+async function startCountingSmtp() {
+  const byRecipient = new Map<string, string[]>();
+  let total = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream, { skipHtmlToText: true, skipTextToHtml: true })
+        .then((mail) => {
+          const to = session.envelope.rcptTo[0]!.address.toLowerCase();
+          byRecipient.set(to, [...(byRecipient.get(to) ?? []), mail.messageId ?? '']);
+          total++;
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  // A killed client resets its connection: expected here, not a failure of the server.
+  server.on('error', () => {});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as net.AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    byRecipient,
+    total: () => total,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The server from source (tsx) as a child process, as in production but killable. */
+async function startChild(env: Record<string, string>) {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(REPO_ROOT, 'packages/server/src/main.ts')],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        MAIL_POLL_MS: '100',
+        MAIL_RATE_PER_MINUTE: '60000',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntil(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
+      try {
+        return (await fetch(`${url}/healthz`)).status === 200;
+      } catch {
+        return false;
+      }
+    },
+    60_000,
+    'the server to start',
+  );
+  return {
+    url,
+    output: () => output,
+    kill: async (signal: NodeJS.Signals) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/**
+ * Crash test: a 2,000-recipient campaign, the server SIGKILLed twice in the middle of sending,
+ * restarted on the same data each time; every recipient ends with exactly one mail.
+ */
+describe(`crash in the middle of a campaign (${onPostgres ? 'PostgreSQL' : 'PGlite on disk'})`, () => {
+  let dataDir: string;
+  let smtp: Awaited<ReturnType<typeof startCountingSmtp>>;
+  let databaseUrl: string | undefined;
+  let dropDatabase = async () => {};
+  const children: Awaited<ReturnType<typeof startChild>>[] = [];
+
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-crash-'));
+    smtp = await startCountingSmtp();
+    if (onPostgres) {
+      const name = `poruch_crash_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+      const u = new URL(process.env.TEST_DATABASE_URL!);
+      u.pathname = `/${name}`;
+      databaseUrl = u.toString();
+      dropDatabase = async () => {
+        const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      };
+    }
+    // The recipients go straight into the database before the server starts.
+    const database = await openDatabase({ url: databaseUrl, dataDir: path.join(dataDir, 'db') });
+    await database.db.insert(accounts).values({
+      email: 'admin@crash.test',
+      passwordHash: await hashPassword('crash test admin'),
+      type: 'ADMIN',
+    });
+    await database.db.execute(sql`
+      INSERT INTO accounts (email, password_hash, type, locale)
+      SELECT 'owner' || g || '@crash.test', 'x', 'PARTNER',
+             CASE WHEN g % 2 = 0 THEN 'ua' ELSE 'en_GB' END
+      FROM generate_series(1, ${RECIPIENTS}::int) g`);
+    await database.db.execute(sql`
+      INSERT INTO services (owner_id, name, country_code, category, status)
+      SELECT id, 'Service of ' || email, 'PL', 'food', 'approved'
+      FROM accounts WHERE type = 'PARTNER'`);
+    await database.close();
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const c of children) await c.kill('SIGKILL');
+    await smtp?.close();
+    await dropDatabase();
+    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('delivers every mail exactly once across two SIGKILLs', { timeout: 240_000 }, async () => {
+    const env = {
+      DATA_DIR: dataDir,
+      SMTP_URL: smtp.url,
+      // PostgreSQL may have other workers: a row left in `sending` waits for its lease.
+      MAIL_LEASE_SECONDS: '3',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    };
+    let server = await startChild(env);
+    children.push(server);
+    const admin = new TestClient(server.url);
+    await admin.init();
+    expect(
+      (
+        await admin.post('/api/v1/auth/login', {
+          email: 'admin@crash.test',
+          password: 'crash test admin',
+        })
+      ).status,
+    ).toBe(200);
+    const created = await admin.post('/api/v1/admin/campaigns', {
+      subject: 'Crash test',
+      content: 'One mail each, whatever happens.',
+      statuses: ['approved'],
+      categories: ['food'],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.queued).toBe(RECIPIENTS);
+    const campaignId = created.body.id as string;
+
+    for (const at of [RECIPIENTS * 0.2, RECIPIENTS * 0.55]) {
+      await waitUntil(() => smtp.total() >= at, 120_000, `${at} mails`);
+      await server.kill('SIGKILL');
+      const before = smtp.total();
+      expect(before).toBeLessThan(RECIPIENTS);
+      server = await startChild(env);
+      children.push(server);
+    }
+
+    await waitUntil(() => smtp.byRecipient.size >= RECIPIENTS, 120_000, 'every recipient').catch(
+      (error: Error) => {
+        throw new Error(
+          `${error.message}: ${smtp.byRecipient.size} recipients, ${smtp.total()} mails\n${server.output()}`,
+        );
+      },
+    );
+    // Anything still to come would be a duplicate: give it time to show.
+    await new Promise((r) => setTimeout(r, 4_000));
+    expect(smtp.byRecipient.size).toBe(RECIPIENTS);
+    const duplicates = [...smtp.byRecipient].filter(([, ids]) => ids.length !== 1);
+    expect(duplicates).toEqual([]);
+    expect(smtp.total()).toBe(RECIPIENTS);
+    const messageIds = new Set([...smtp.byRecipient.values()].flat());
+    expect(messageIds.size).toBe(RECIPIENTS);
+
+    const again = new TestClient(server.url);
+    await again.init();
+    await again.post('/api/v1/auth/login', {
+      email: 'admin@crash.test',
+      password: 'crash test admin',
+    });
+    const progress = await again.get(`/api/v1/admin/campaigns/${campaignId}`);
+    expect(progress.body).toMatchObject({ queued: RECIPIENTS, sent: RECIPIENTS, failed: 0 });
+  });
+});
