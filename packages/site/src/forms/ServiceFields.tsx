@@ -98,7 +98,7 @@ export function ServiceFields({ form, prefix, address }: ServiceFieldsProps) {
             ? t('registration.checking_address')
             : t('registration.find_address')}
         </button>
-        {address.status === 'ambiguous' && address.candidates.length > 0 && (
+        {address.candidates.length > 0 && (
           <fieldset className="address-check__options">
             <legend>{t('registration.choose_address')}</legend>
             {address.candidates.map((c, i) => {
@@ -109,6 +109,7 @@ export function ServiceFields({ form, prefix, address }: ServiceFieldsProps) {
                     type="radio"
                     id={id}
                     name={`${fieldId(form.id, path('address'))}-options`}
+                    checked={!!details && details.lat === c.lat && details.lng === c.lng}
                     onChange={() => address.pick(c)}
                   />
                   <label htmlFor={id}>{candidateLabel(c)}</label>

@@ -1,4 +1,11 @@
-import type { AddressDetails, CategoryKey, Service, ServiceInput } from '@poruch/core';
+import {
+  VALIDATION_KEYS,
+  type AddressDetails,
+  type CategoryKey,
+  type FieldError,
+  type Service,
+  type ServiceInput,
+} from '@poruch/core';
 
 /** What the service form holds while the user types: every field of spec §3 a partner sets. */
 export interface ServiceValues {
@@ -65,3 +72,20 @@ export const valuesToServiceInput = (v: ServiceValues): ServiceInput => ({
 /** True when the service will be placed on the map, so its address must be validated. */
 export const needsMapAddress = (v: Pick<ServiceValues, 'isOnline' | 'showOnMap'>): boolean =>
   v.showOnMap && !v.isOnline;
+
+/**
+ * The country code schema reads an empty choice as a wrong value; the user only left the
+ * picker empty, so say it is required.
+ */
+export function emptyCountryIsRequired(
+  errors: FieldError[],
+  values: Pick<ServiceValues, 'countryCode'>,
+  prefix: string,
+): FieldError[] {
+  if (values.countryCode) return errors;
+  const field = prefix ? `${prefix}.countryCode` : 'countryCode';
+  return [
+    ...errors.filter((e) => e.field !== field),
+    { field, key: VALIDATION_KEYS.required, params: { name: 'countryCode' } },
+  ];
+}

@@ -14,7 +14,7 @@ export type AddressCheckStatus = 'idle' | 'checking' | 'ok' | 'wrong' | 'ambiguo
 
 export interface AddressCheck {
   readonly status: AddressCheckStatus;
-  /** The options of an ambiguous address. */
+  /** The options of an ambiguous address; they stay after one is picked. */
   readonly candidates: readonly AddressDetails[];
   /** Asks the geocoder about the typed address; resolves to the errors to show (none when found). */
   check(): Promise<FieldError[]>;
@@ -90,6 +90,8 @@ export function useAddressCheck(
   const pick = useCallback(
     (candidate: AddressDetails) => {
       formRef.current.set(path('addressDetails'), candidate);
+      formRef.current.clearErrors(path('address'));
+      // The options stay on screen, so the user can change the choice.
       setStatus('ok');
     },
     [prefix],

@@ -46,6 +46,8 @@ export interface FormController<V> {
     onChange: (v: boolean) => void;
     errors: string[];
   };
+  /** Forgets the messages of one field. */
+  clearErrors(path: string): void;
   /** Sets errors by hand (a rule that is not in the schema) and focuses the first field. */
   setErrors(errors: FieldError[]): void;
   /**
@@ -147,6 +149,10 @@ export function useForm<V extends object>(
         errors: errorsFor(path),
       }),
       setErrors,
+      clearErrors: (path: string) =>
+        setErrorList((list) =>
+          list.some((e) => e.field === path) ? list.filter((e) => e.field !== path) : list,
+        ),
       validate<T>(schema: ParseableSchema<T>, input: unknown = valuesRef.current, prefix?: string) {
         const parsed = schema.safeParse(input);
         if (parsed.success) {

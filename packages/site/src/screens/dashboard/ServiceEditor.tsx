@@ -9,7 +9,12 @@ import {
 import { useApp } from '../../app/context.js';
 import { Notice, StateView } from '../../forms/Notice.js';
 import { ServiceFields } from '../../forms/ServiceFields.js';
-import { emptyService, serviceToValues, valuesToServiceInput } from '../../forms/serviceValues.js';
+import {
+  emptyCountryIsRequired,
+  emptyService,
+  serviceToValues,
+  valuesToServiceInput,
+} from '../../forms/serviceValues.js';
 import { useAddressCheck } from '../../forms/useAddressCheck.js';
 import { useForm, type FormController } from '../../forms/useForm.js';
 import { useResource } from '../../forms/useResource.js';
@@ -75,7 +80,7 @@ function ServiceForm({ service }: { service: Service | null }) {
       ...addressErrors,
     ];
     if (errors.length || !parsed.success) {
-      form.setErrors(errors);
+      form.setErrors(emptyCountryIsRequired(errors, form.values, ''));
       return;
     }
     const saved = await form.run(() =>

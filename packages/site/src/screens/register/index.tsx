@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import {
   LIMITS,
+  VALIDATION_KEYS,
   isApiError,
   registrationSchema,
   zodErrorToFieldErrors,
@@ -11,6 +12,7 @@ import { CheckboxField, TextField } from '../../forms/fields.js';
 import { Notice } from '../../forms/Notice.js';
 import { ServiceFields } from '../../forms/ServiceFields.js';
 import {
+  emptyCountryIsRequired,
   emptyService,
   valuesToServiceInput,
   type ServiceValues,
@@ -65,8 +67,11 @@ export default function RegisterScreen() {
       ...(parsed.success ? [] : zodErrorToFieldErrors(parsed.error)),
       ...addressErrors,
     ];
+    // The schema checks the match only once every field is valid; say it at once.
+    if (!parsed.success && v.account.confirmPassword !== v.account.password)
+      errors.push({ field: 'account.confirmPassword', key: VALIDATION_KEYS.passwordsMustMatch });
     if (errors.length || !parsed.success) {
-      form.setErrors(dedupe(errors));
+      form.setErrors(dedupe(emptyCountryIsRequired(errors, v.service, 'service')));
       return;
     }
     const result = await form.run(() => api.register(parsed.data), {
