@@ -42,7 +42,8 @@ export interface SyntheticOptions {
   /**
    * Bulk mode (default true): the per-row search triggers are off during the inserts, and the
    * search documents, the columns copied onto vacancies and `search_words` are written once,
-   * set-based, at the end (`poruch_search_refresh()`, migration 0004). Everything runs in one
+   * set-based, at the end (`poruch_search_refresh_bulk()`, migrations 0004 and 0006: the GIN
+   * indexes are built afresh rather than written row by row). Everything runs in one
    * transaction, so no reader sees rows without their documents.
    */
   bulk?: boolean;
@@ -97,7 +98,7 @@ export async function seedSynthetic(
           seed,
           batchSize,
         );
-        await tx.execute(sql`SELECT poruch_search_refresh()`);
+        await tx.execute(sql`SELECT poruch_search_refresh_bulk()`);
         return inserted;
       })
     : await insertRows(db, options, serviceCount, vacancyCount, seed, batchSize);

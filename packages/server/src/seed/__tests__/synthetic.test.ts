@@ -53,6 +53,11 @@ describe('seedSynthetic', () => {
         WHERE length(w) BETWEEN 3 AND 40 AND w !~ '^[0-9]+$'
           AND NOT EXISTS (SELECT 1 FROM search_words sw WHERE sw.word = d.w)`),
     ).toBe(0);
+    // The GIN indexes dropped for the load are back.
+    expect(
+      await rows(sql`SELECT count(*)::int AS n FROM pg_indexes
+        WHERE tablename IN ('services', 'vacancies') AND indexdef LIKE '%USING gin%'`),
+    ).toBe(4);
     // Bulk mode ended with the transaction: a normal write is trigger-maintained again.
     await database.db.execute(sql`UPDATE services SET name = 'Перукарня «Тестова»'
       WHERE id = (SELECT id FROM services ORDER BY id LIMIT 1)`);
