@@ -34,12 +34,17 @@ export function VacanciesPanel({ service }: { service: Service }) {
     showToast({ severity: 'success', summary: t('success.summary'), detail: t(key) });
 
   const toggle = async (v: Vacancy) => {
+    const set = (isOpen: boolean, updated?: Vacancy) =>
+      list.setData((items) =>
+        items.map((x) => (x.id === v.id ? (updated ?? { ...x, isOpen }) : x)),
+      );
+    // The switch moves at once; it moves back when the server says no.
+    set(!v.isOpen);
     try {
-      const updated = await my.setVacancyOpen(v.id, !v.isOpen);
-      list.setData((items) => items.map((x) => (x.id === v.id ? updated : x)));
+      set(!v.isOpen, await my.setVacancyOpen(v.id, !v.isOpen));
       ok('success.vacancy_updated');
     } catch {
-      // The client has shown the error.
+      set(v.isOpen);
     }
   };
 
