@@ -8,7 +8,7 @@ const MAX_ENTRIES = 2000;
  * generation on before it commits, so a search that runs in between can cache a page without
  * that write under the new generation; this bounds how long such a page lives.
  */
-const MAX_AGE_MS = 5000;
+const MAX_AGE_MS = 30_000;
 
 interface Entry {
   generation: string;
