@@ -99,7 +99,7 @@ export class SmtpTransport implements MailTransport {
     return new Promise<DeliveryOutcome>((resolve) => {
       let settled = false;
       let committed = false;
-      let started = false;
+      let committing: Promise<unknown> | null = null;
       const done = (outcome: DeliveryOutcome) => {
         if (settled) return;
         settled = true;
@@ -108,10 +108,11 @@ export class SmtpTransport implements MailTransport {
       // read() is first called when nodemailer pipes the body into DATA, i.e. after 354.
       const body = new Readable({
         read() {
-          if (started) return;
-          started = true;
+          if (committing) return;
           this.push(mail.raw);
-          commit().then(
+          // While the commit runs (a database round trip), the body drains into the socket, so
+          // once it returns only the end-of-data mark is left to write.
+          committing = commit().then(
             (ok) => {
               if (!ok) {
                 this.destroy();
@@ -134,15 +135,18 @@ export class SmtpTransport implements MailTransport {
         if (!err) return done({ kind: 'sent' });
         const e = err as Error & { responseCode?: number };
         this.drop(conn);
-        const code = e.responseCode;
-        if (committed && code === undefined) {
-          return done({ kind: 'unconfirmed', error: message(e) });
-        }
-        done({
-          kind: 'refused',
-          permanent: code !== undefined && code >= 500,
-          committed,
-          error: message(e),
+        // A refusal in the middle of DATA may cross our commit: decide once the commit is known.
+        void (committing ?? Promise.resolve()).then(() => {
+          const code = e.responseCode;
+          if (committed && code === undefined) {
+            return done({ kind: 'unconfirmed', error: message(e) });
+          }
+          done({
+            kind: 'refused',
+            permanent: code !== undefined && code >= 500,
+            committed,
+            error: message(e),
+          });
         });
       });
     });

@@ -6,6 +6,11 @@ export interface TestSmtp {
   messages: ParsedMail[];
   /** Resolves with the first mail to `to` that arrives (or has arrived). */
   waitFor(to: string, timeoutMs?: number): Promise<ParsedMail>;
+  /**
+   * Resolves with the first mail that matches (arrived or arriving). Mail goes through the outbox,
+   * so it arrives after the answer of the request that caused it.
+   */
+  waitForMail(match: (m: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
   close(): Promise<void>;
 }
 
@@ -53,6 +58,15 @@ export async function startSmtp(): Promise<TestSmtp> {
           },
         });
       });
+    },
+    async waitForMail(match, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages.find(match);
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error('no matching mail');
+        await new Promise((r) => setTimeout(r, 25));
+      }
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
