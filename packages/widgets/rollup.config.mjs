@@ -6,6 +6,7 @@
 //   react-shadow's `react-dom/server` import to a stub. `scripts/manifest.mjs` then adds SRI hashes.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import alias from '@rollup/plugin-alias';
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -13,6 +14,8 @@ import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 
 const require = createRequire(import.meta.url);
+// esbuild (reached through tsup, a root dev dependency) transpiles TypeScript and minifies CSS.
+const esbuild = createRequire(require.resolve('tsup'))('esbuild');
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 /** `import css from 'x.css?inline'`: the file's text, as Vite does. */
@@ -28,36 +31,56 @@ const cssInline = () => ({
     return `\0css:${path}`;
   },
   /** @param {string} id */
-  load(id) {
+  async load(id) {
     if (!id.startsWith('\0css:')) return null;
-    const css = readFileSync(id.slice('\0css:'.length), 'utf8')
-      .replace(/\/\*[\s\S]*?\*\//g, '')
-      .replace(/\s+/g, ' ');
-    return `export default ${JSON.stringify(css)};`;
+    const css = readFileSync(id.slice('\0css:'.length), 'utf8');
+    const { code } = await esbuild.transform(css, { loader: 'css', minify: true });
+    return `export default ${JSON.stringify(code.trim())};`;
   },
 });
 
-/** JSON as ES modules with one named export per top-level key, so unused ones are dropped. */
+/**
+ * JSON as ES modules with one named export per top-level key. Each key is a module of its own
+ * (`\0json-key:<file>#<key>`) that the file re-exports, so a key used by one widget lands in that
+ * widget's chunk and an unused key is dropped: core's locale files hold every namespace of the
+ * site, and a page with one widget downloads only the namespaces that widget imports.
+ */
 const json = () => ({
   name: 'json-named',
+  /** @param {string} id */
+  resolveId(id) {
+    return id.startsWith('\0json-key:') ? id : null;
+  },
+  /** @param {string} id */
+  load(id) {
+    if (!id.startsWith('\0json-key:')) return null;
+    const [file, key] = id.slice('\0json-key:'.length).split('#');
+    const data = JSON.parse(readFileSync(/** @type {string} */ (file), 'utf8'));
+    return {
+      code: `export const v = ${JSON.stringify(data[/** @type {string} */ (key)])};`,
+      moduleSideEffects: false,
+    };
+  },
   /** @param {string} code @param {string} id */
   transform(code, id) {
     if (!id.endsWith('.json')) return null;
-    const data = JSON.parse(code);
-    const keys = Object.keys(data).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k));
+    const keys = Object.keys(JSON.parse(code)).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k));
+    const from = (/** @type {string} */ k) => JSON.stringify(`\0json-key:${id}#${k}`);
     return {
       code:
-        keys.map((k) => `export const ${k} = ${JSON.stringify(data[k])};`).join('\n') +
-        `\nexport default { ${keys.join(', ')} };`,
+        keys.map((k, i) => `import { v as k${i} } from ${from(k)};`).join('\n') +
+        '\n' +
+        keys.map((k, i) => `export { k${i} as ${k} };`).join('\n') +
+        `\nexport default { ${keys.map((k, i) => `${k}: k${i}`).join(', ')} };`,
       map: { mappings: '' },
+      moduleSideEffects: false,
     };
   },
 });
 
-// TypeScript is transpiled with esbuild (reached through tsup, a root dev dependency):
+// TypeScript is transpiled with esbuild:
 // @rollup/plugin-typescript only emits files of the widgets' own program, not core's sources.
 // Type errors are `tsc -b`'s job.
-const esbuild = createRequire(require.resolve('tsup'))('esbuild');
 const ts = () => ({
   name: 'esbuild-ts',
   /** @param {string} code @param {string} id */
@@ -73,6 +96,50 @@ const ts = () => ({
     return { code: out.code, map: out.map };
   },
 });
+
+/**
+ * Minifies the widgets' own CSS, written as `/* css *\/ \`…\`` template literals: comments go,
+ * whitespace collapses, and spaces around `{`, `}`, `;` and after `:` and `,` are removed. Only
+ * the literal's static text changes; `${…}` expressions are left alone.
+ */
+const cssTemplates = () => ({
+  name: 'css-templates',
+  /** @param {string} code @param {string} id */
+  transform(code, id) {
+    if (!/\.tsx?$/.test(id) || !code.includes('/* css */')) return null;
+    const out = code.replace(/\/\* css \*\/\s*`([^`]*)`/g, (_, body) => {
+      const min = body
+        .split(/(\$\{[^}]*\})/)
+        .map((/** @type {string} */ part) =>
+          part.startsWith('${')
+            ? part
+            : part
+                .replace(/\/\*[\s\S]*?\*\//g, '')
+                .replace(/\s+/g, ' ')
+                .replace(/\s*([{};])\s*/g, '$1')
+                .replace(/([:,])\s+/g, '$1')
+                .replace(/;}/g, '}'),
+        )
+        .join('');
+      return '`' + min.trim() + '`';
+    });
+    return { code: out, map: null };
+  },
+});
+
+/**
+ * The script-tag build's chunks. preact/compat and react-shadow, which every element needs, are
+ * one `runtime` chunk. Everything else follows rollup's default: a module used by one element is
+ * in that element's chunk, a module used by several is in a chunk those elements share, so no
+ * page downloads another widget's code. (Our shared/ modules are not named here on purpose: a
+ * manual chunk takes the whole static graph under it, and core's barrels and the locale files
+ * would drag every widget's data into it.)
+ * @param {string} id
+ */
+const manualChunks = (id) =>
+  /node_modules\/(preact|react-shadow|prop-types)\/|commonjsHelpers/.test(id)
+    ? 'runtime'
+    : undefined;
 
 const ELEMENT_ENTRIES = ['map', 'search', 'vacancies', 'report', 'service', 'dashboard'];
 const elementInputs = Object.fromEntries(
@@ -128,7 +195,11 @@ const onwarn = (
   warn(w);
 };
 
-const preact = (/** @type {string} */ p) => require.resolve(p);
+// preact's browser ES modules: require.resolve would give the CommonJS files, and preact's own
+// imports (`preact/compat/client` → `preact/compat`) resolve to the ES modules, so aliasing to
+// the CommonJS ones bundles compat twice.
+const preactDir = dirname(require.resolve('preact/package.json'));
+const preact = (/** @type {string} */ file) => join(preactDir, file);
 
 export default [
   {
@@ -166,11 +237,17 @@ export default [
             find: /^react-dom\/server$/,
             replacement: new URL('./src/loader/reactDomServerStub.ts', import.meta.url).pathname,
           },
-          { find: /^react-dom\/client$/, replacement: preact('preact/compat/client') },
-          { find: /^react\/jsx-runtime$/, replacement: preact('preact/jsx-runtime') },
-          { find: /^react\/jsx-dev-runtime$/, replacement: preact('preact/jsx-runtime') },
-          { find: /^react-dom$/, replacement: preact('preact/compat') },
-          { find: /^react$/, replacement: preact('preact/compat') },
+          { find: /^react-dom\/client$/, replacement: preact('compat/client.mjs') },
+          {
+            find: /^react\/jsx-runtime$/,
+            replacement: preact('jsx-runtime/dist/jsxRuntime.module.js'),
+          },
+          {
+            find: /^react\/jsx-dev-runtime$/,
+            replacement: preact('jsx-runtime/dist/jsxRuntime.module.js'),
+          },
+          { find: /^react-dom$/, replacement: preact('compat/dist/compat.module.js') },
+          { find: /^react$/, replacement: preact('compat/dist/compat.module.js') },
           // Leaflet's package points at its UMD build; the ES module lets rollup drop what is unused.
           { find: /^leaflet$/, replacement: require.resolve('leaflet/dist/leaflet-src.esm.js') },
         ],
@@ -180,14 +257,21 @@ export default [
       json(),
       nodeResolve({ browser: true, extensions: ['.ts', '.tsx', '.js', '.mjs'] }),
       commonjs(),
+      cssTemplates(),
       ts(),
-      terser({ ecma: 2020, module: true, compress: { passes: 2 }, format: { comments: false } }),
+      terser({
+        ecma: 2020,
+        module: true,
+        compress: { passes: 3 },
+        format: { comments: false },
+      }),
     ],
     output: {
       dir: 'dist/cdn',
       format: 'es',
       entryFileNames: (chunk) => (chunk.name === 'poruch' ? 'poruch.js' : '[name]-[hash].js'),
       chunkFileNames: 'chunks/[name]-[hash].js',
+      manualChunks,
     },
   },
 ];

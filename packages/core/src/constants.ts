@@ -1,5 +1,5 @@
 import { LOCALE_STORAGE_KEY } from './i18n/locales.js';
-import { LIMITS } from './validation.js';
+import { LIMITS } from './limits.js';
 
 /** Prefix of every API call except `GET /env` (spec §7, §9). */
 export const API_PREFIX = 'api/v1';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FieldError } from './errors.js';
+import { LIMITS } from './limits.js';
 
 /**
  * Validation message keys of spec §5. Each is translated under its own key and takes the
@@ -106,22 +107,7 @@ export function zodErrorToFieldErrors(error: z.ZodError): FieldError[] {
   return error.issues.flatMap(issueToFieldError);
 }
 
-/** Bounds of the free-text fields. The spec leaves them open; these are ours. */
-export const LIMITS = {
-  nameMax: 120,
-  personNameMax: 80,
-  emailMax: 254,
-  passwordMin: 8,
-  passwordMax: 128,
-  phoneMax: 32,
-  addressMax: 300,
-  urlMax: 500,
-  descriptionMax: 5000,
-  reportDescriptionMax: 2000,
-  campaignSubjectMax: 200,
-  campaignContentMax: 50_000,
-  adminSearchMin: 3,
-} as const;
+export { LIMITS };
 
 /** A required, trimmed text of at most `max` characters. */
 export const requiredText = (max: number) => z.string().trim().min(1).max(max);

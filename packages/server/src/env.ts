@@ -52,6 +52,11 @@ export const envSchema = z.object({
   VAPID_SUBJECT: z.string().optional(),
   /** A Nominatim-compatible geocoder (https://nominatim.example.org). Without it the offline gazetteer answers. */
   GEOCODER_URL: z.string().url().optional(),
+  /**
+   * Map tile URL template (`{z}`, `{x}`, `{y}`) given to the site and the map widget by /env, or
+   * `none` for the offline base layer only. Defaults to OpenStreetMap's tile server.
+   */
+  TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   /** Seed the demo catalogue on first start. Defaults to true. */
   SEED_DEMO: bool.default(true),
   /** Log level. Defaults to info (warn in tests). */

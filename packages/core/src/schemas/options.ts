@@ -42,6 +42,11 @@ export const runtimeConfigSchema = z.object({
   errorReporting: z.object({ enabled: z.boolean(), version: z.string() }),
   vapidPublicKey: z.string().nullable(),
   apiBase: z.string(),
+  /**
+   * Map tile URL template (`https://…/{z}/{x}/{y}.png`, or `none`) for the site's map and the map
+   * widget: the server's TILE_URL. Defaults to OpenStreetMap's, for servers that predate it.
+   */
+  tileUrl: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
 });
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 

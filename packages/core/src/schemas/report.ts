@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { LIMITS, optionalText } from '../validation.js';
+import { REPORT_REASONS } from '../keys.js';
 
-export const REPORT_REASONS = ['wrong_address', 'no_contact', 'other'] as const;
+export { REPORT_REASONS, type ReportReason } from '../keys.js';
 export const reportReasonSchema = z.enum(REPORT_REASONS);
-export type ReportReason = z.infer<typeof reportReasonSchema>;
 
 export const REPORT_STATUSES = ['new', 'resolved'] as const;
 export const reportStatusSchema = z.enum(REPORT_STATUSES);

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { LIMITS, optionalText, requiredText } from '../validation.js';
+import { EXPERIENCE_KEYS } from '../keys.js';
 
-/** Required years of experience: any, 1-2, 3-5, 6+. */
-export const EXPERIENCE_KEYS = ['any', 'one_two', 'three_five', 'six_plus'] as const;
+export { EXPERIENCE_KEYS, type Experience } from '../keys.js';
 export const experienceSchema = z.enum(EXPERIENCE_KEYS);
-export type Experience = z.infer<typeof experienceSchema>;
 
 export const vacancyInputSchema = z.strictObject({
   name: requiredText(LIMITS.nameMax),

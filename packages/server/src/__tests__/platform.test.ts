@@ -49,6 +49,7 @@ describe('runtime configuration, API docs and the site', () => {
       tagManagerId: 'GTM-TEST',
       errorReporting: { enabled: false },
       apiBase: 'http://localhost:8080/api/v1/',
+      tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
     });
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });

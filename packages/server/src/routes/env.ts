@@ -22,6 +22,7 @@ export async function envRoutes(app: FastifyInstance, { env }: { env: Env }) {
       errorReporting: { enabled: env.ERROR_REPORTING, version: SERVER_VERSION },
       vapidPublicKey: app.mail.vapid.publicKey,
       apiBase: `${env.PUBLIC_URL}/api/v1/`,
+      tileUrl: env.TILE_URL,
     }),
   );
 }

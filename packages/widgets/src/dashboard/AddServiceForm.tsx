@@ -1,11 +1,11 @@
+import type { Service } from '@poruch/core';
 import {
   CATEGORY_KEYS,
   categoryLabelKey,
   getCountries,
-  type Service,
   type Translate,
   type LocaleCode,
-} from '@poruch/core';
+} from '@poruch/core/lite';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useConnector } from '../useConnector.js';
 import { Checkbox, Field } from '../ui/Field.js';

@@ -2,20 +2,18 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Service, Vacancy } from '@poruch/core';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useWidget, WidgetContext } from '../shared/WidgetContext.js';
-import {
-  categoryMessages,
-  countryNameMessages,
-  experienceMessages,
-  fieldMessages,
-  flagMessages,
-  homeMessages,
-  reportFormMessages,
-  reportReasonMessages,
-  serviceProfileMessages,
-  successMessages,
-  vacanciesMessages,
-  validationMessages,
-} from '../shared/messages.js';
+import { categoryMessages } from '../shared/messages/categoryMessages.js';
+import { countryNameMessages } from '../shared/messages/countryNameMessages.js';
+import { experienceMessages } from '../shared/messages/experienceMessages.js';
+import { fieldMessages } from '../shared/messages/fieldMessages.js';
+import { flagMessages } from '../shared/messages/flagMessages.js';
+import { homeMessages } from '../shared/messages/homeMessages.js';
+import { reportFormMessages } from '../shared/messages/reportFormMessages.js';
+import { reportReasonMessages } from '../shared/messages/reportReasonMessages.js';
+import { serviceProfileMessages } from '../shared/messages/serviceProfileMessages.js';
+import { successMessages } from '../shared/messages/successMessages.js';
+import { vacanciesMessages } from '../shared/messages/vacanciesMessages.js';
+import { validationMessages } from '../shared/messages/validationMessages.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import { useConnector } from '../useConnector.js';
 import { baseStyles } from '../ui/baseStyles.js';

@@ -1,4 +1,4 @@
-import { readCookie, XSRF_COOKIE, XSRF_HEADER } from '@poruch/core';
+import { readCookie, XSRF_COOKIE, XSRF_HEADER } from '@poruch/core/lite';
 import { createWidgetApi, type WidgetApi } from '../shared/createWidgetApi.js';
 
 /**

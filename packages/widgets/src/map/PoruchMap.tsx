@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { MapPoint, MapResult } from '@poruch/core';
 import { ErrorState } from '../shared/ErrorState.js';
-import { categoryMessages, mapMessages } from '../shared/messages.js';
+import { categoryMessages } from '../shared/messages/categoryMessages.js';
+import { mapMessages } from '../shared/messages/mapMessages.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import { MapController } from './createMapController.js';

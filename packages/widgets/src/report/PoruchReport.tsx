@@ -1,10 +1,8 @@
-import {
-  fieldMessages,
-  reportFormMessages,
-  reportReasonMessages,
-  successMessages,
-  validationMessages,
-} from '../shared/messages.js';
+import { fieldMessages } from '../shared/messages/fieldMessages.js';
+import { reportFormMessages } from '../shared/messages/reportFormMessages.js';
+import { reportReasonMessages } from '../shared/messages/reportReasonMessages.js';
+import { successMessages } from '../shared/messages/successMessages.js';
+import { validationMessages } from '../shared/messages/validationMessages.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import { baseStyles } from '../ui/baseStyles.js';
 import { MissingServiceId } from '../ui/MissingServiceId.js';

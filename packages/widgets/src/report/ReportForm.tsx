@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { REPORT_REASONS, type ReportReason } from '@poruch/core';
+import { REPORT_REASONS, type ReportReason } from '@poruch/core/lite';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { useConnector } from '../useConnector.js';

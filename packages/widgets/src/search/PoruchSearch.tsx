@@ -1,7 +1,10 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { CATEGORY_KEYS, getCountries, type ServicePage } from '@poruch/core';
+import type { ServicePage } from '@poruch/core';
+import { CATEGORY_KEYS, getCountries } from '@poruch/core/lite';
 import { ErrorState } from '../shared/ErrorState.js';
-import { categoryMessages, countryNameMessages, homeMessages } from '../shared/messages.js';
+import { categoryMessages } from '../shared/messages/categoryMessages.js';
+import { countryNameMessages } from '../shared/messages/countryNameMessages.js';
+import { homeMessages } from '../shared/messages/homeMessages.js';
 import { useResource } from '../shared/useResource.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';

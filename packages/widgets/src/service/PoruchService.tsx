@@ -1,18 +1,16 @@
 import { reportStyles } from '../report/styles.js';
-import {
-  categoryMessages,
-  countryNameMessages,
-  experienceMessages,
-  fieldMessages,
-  flagMessages,
-  homeMessages,
-  reportFormMessages,
-  reportReasonMessages,
-  serviceProfileMessages,
-  successMessages,
-  vacanciesMessages,
-  validationMessages,
-} from '../shared/messages.js';
+import { categoryMessages } from '../shared/messages/categoryMessages.js';
+import { countryNameMessages } from '../shared/messages/countryNameMessages.js';
+import { experienceMessages } from '../shared/messages/experienceMessages.js';
+import { fieldMessages } from '../shared/messages/fieldMessages.js';
+import { flagMessages } from '../shared/messages/flagMessages.js';
+import { homeMessages } from '../shared/messages/homeMessages.js';
+import { reportFormMessages } from '../shared/messages/reportFormMessages.js';
+import { reportReasonMessages } from '../shared/messages/reportReasonMessages.js';
+import { serviceProfileMessages } from '../shared/messages/serviceProfileMessages.js';
+import { successMessages } from '../shared/messages/successMessages.js';
+import { vacanciesMessages } from '../shared/messages/vacanciesMessages.js';
+import { validationMessages } from '../shared/messages/validationMessages.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import { baseStyles } from '../ui/baseStyles.js';
 import { MissingServiceId } from '../ui/MissingServiceId.js';

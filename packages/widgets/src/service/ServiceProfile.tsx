@@ -1,5 +1,6 @@
 import { useRef, useState, type MouseEvent } from 'react';
-import { categoryLabelKey, countryNameKey, type ServiceProfile as Profile } from '@poruch/core';
+import type { ServiceProfile as Profile } from '@poruch/core';
+import { categoryLabelKey, countryNameKey } from '@poruch/core/lite';
 import { ReportForm } from '../report/ReportForm.js';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useResource } from '../shared/useResource.js';

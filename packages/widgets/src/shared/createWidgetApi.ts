@@ -1,4 +1,4 @@
-import { API_PREFIX } from '@poruch/core';
+import { API_PREFIX } from '@poruch/core/lite';
 import { NETWORK_ERROR, TIMEOUT_ERROR, UNKNOWN_ERROR, WidgetError } from './WidgetError.js';
 
 /** Query parameters; `undefined`, `null` and `''` values are left out. */

@@ -1,5 +1,8 @@
-import { missingTranslation, type LocaleCode, type Translate } from '@poruch/core';
-import { commonMessages, errorMessages, widgetMessages, type Messages } from './messages.js';
+import { missingTranslation, type LocaleCode, type Translate } from '@poruch/core/lite';
+import type { Messages } from './messages.js';
+import { commonMessages } from './messages/commonMessages.js';
+import { errorMessages } from './messages/errorMessages.js';
+import { widgetMessages } from './messages/widgetMessages.js';
 
 /** Namespaces every widget has: buttons, the error catalogue and the widgets' own texts. */
 const BASE: readonly Messages[] = [commonMessages, errorMessages, widgetMessages];

@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, type LocaleCode } from '@poruch/core';
+import { DEFAULT_LOCALE, type LocaleCode } from '@poruch/core/lite';
 
 /**
  * The widget language for a `lang` attribute value or, when it is empty, the page's

@@ -1,4 +1,4 @@
-import { flagUrl } from '@poruch/core';
+import { flagUrl } from '@poruch/core/lite';
 
 export interface FlagProps {
   /** Two-letter country code. */

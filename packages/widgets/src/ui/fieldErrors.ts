@@ -1,4 +1,5 @@
-import { translateFieldError, type FieldError, type Translate } from '@poruch/core';
+import type { FieldError } from '@poruch/core';
+import { translateFieldError, type Translate } from '@poruch/core/lite';
 
 /** The translated messages of one field's broken rules (`field` is the dotted path). */
 export const messagesFor = (t: Translate, errors: readonly FieldError[], field: string): string[] =>

@@ -2,15 +2,13 @@ import { useEffect } from 'react';
 import type { CategoryFilter } from '@poruch/core';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useWidget } from '../shared/WidgetContext.js';
-import {
-  categoryMessages,
-  countryNameMessages,
-  experienceMessages,
-  fieldMessages,
-  flagMessages,
-  homeMessages,
-  vacanciesMessages,
-} from '../shared/messages.js';
+import { categoryMessages } from '../shared/messages/categoryMessages.js';
+import { countryNameMessages } from '../shared/messages/countryNameMessages.js';
+import { experienceMessages } from '../shared/messages/experienceMessages.js';
+import { fieldMessages } from '../shared/messages/fieldMessages.js';
+import { flagMessages } from '../shared/messages/flagMessages.js';
+import { homeMessages } from '../shared/messages/homeMessages.js';
+import { vacanciesMessages } from '../shared/messages/vacanciesMessages.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import { baseStyles } from '../ui/baseStyles.js';
 import { flagBase } from '../ui/flagBase.js';

@@ -1,4 +1,4 @@
-import { EXPERIENCE_KEYS, type Translate } from '@poruch/core';
+import { EXPERIENCE_KEYS, type Translate } from '@poruch/core/lite';
 import { Checkbox, Field } from '../ui/Field.js';
 import type { ExperienceFilter, VacancyFilters } from './createVacancyBoard.js';
 

@@ -1,10 +1,5 @@
-import {
-  categoryLabelKey,
-  countryNameKey,
-  type Translate,
-  type Vacancy,
-  type VacancyHit,
-} from '@poruch/core';
+import type { Vacancy, VacancyHit } from '@poruch/core';
+import { categoryLabelKey, countryNameKey, type Translate } from '@poruch/core/lite';
 import { Flag } from '../ui/Flag.js';
 
 export interface VacancyListProps {

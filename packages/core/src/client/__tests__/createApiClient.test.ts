@@ -60,6 +60,7 @@ const env = {
   errorReporting: { enabled: false, version: '0.1.0' },
   vapidPublicKey: null,
   apiBase: '/api/v1',
+  tileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png',
 };
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;

@@ -5,7 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineWidget } from '../defineWidget.js';
 import { ErrorState } from '../ErrorState.js';
-import { mapMessages } from '../messages.js';
+import { mapMessages } from '../messages/mapMessages.js';
 import { useResource } from '../useResource.js';
 import { useWidget } from '../WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../WidgetShell.js';

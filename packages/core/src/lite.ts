@@ -1,0 +1,35 @@
+/**
+ * `@poruch/core/lite`: the part of core with no zod, ky, i18next or zustand. Key lists,
+ * countries and flags, locales, translation helpers, cookies and constants. The widgets import
+ * from here so that their script-tag bundles stay small (see packages/widgets); everything is
+ * also exported from `@poruch/core`.
+ */
+export * from './keys.js';
+export {
+  COUNTRIES,
+  COUNTRY_CODES,
+  countryNameKey,
+  findByCode,
+  getCountries,
+  FLAG_CODES,
+  hasFlag,
+  FLAG_PLACEHOLDER,
+  flagModuleId,
+  FLAG_BASE_URL,
+  flagUrl,
+  flagClassName,
+} from './countries.js';
+export type { Country } from './countries.js';
+export * from './i18n/locales.js';
+export {
+  toKey,
+  statusTextKey,
+  fieldLabelKey,
+  translateFieldError,
+  MISSING_TRANSLATION_PREFIX,
+  missingTranslation,
+} from './i18n/translate.js';
+export type { Translate } from './i18n/translate.js';
+export { readCookie } from './client/cookies.js';
+export { LIMITS } from './limits.js';
+export { API_PREFIX, ENV_PATH, XSRF_COOKIE, XSRF_HEADER } from './constants.js';
