@@ -2,12 +2,19 @@ import { useApp } from '../app/context.js';
 import { useStore } from '../app/useStore.js';
 
 /**
+ * At most this many toasts show at once (the newest); the others wait their turn, so a burst of
+ * toasts cannot cover a phone's screen. They sit above the cookie banner (styles.css).
+ */
+export const MAX_VISIBLE_TOASTS = 3;
+
+/**
  * The toasts of spec §2/§4: bottom-centre, 25rem wide (TOAST_WIDTH). Hovering a toast pauses its
  * timer; leaving restarts it.
  */
 export function Toasts() {
   const { toasts, t } = useApp();
-  const list = useStore(toasts, (s) => s.toasts);
+  const all = useStore(toasts, (s) => s.toasts);
+  const list = all.slice(-MAX_VISIBLE_TOASTS);
   const { close, pause, resume } = toasts.getState();
   return (
     <div className="toasts" aria-live="polite" aria-relevant="additions" data-testid="toasts">

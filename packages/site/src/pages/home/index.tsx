@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import {
   CATEGORY_KEYS,
   getCountries,
@@ -14,6 +14,9 @@ import { readSearchState, toQuery, type SearchState } from './searchState.js';
 
 const PAGE_SIZE = 20;
 
+/** The map widget (Leaflet) loads only when the map view is shown. */
+const HomeMap = lazy(() => import('./HomeMap.js'));
+
 type Results =
   | { kind: 'services'; key: string; page: ServicePage }
   | { kind: 'vacancies'; key: string; page: VacancyPage }
@@ -22,7 +25,11 @@ type Results =
 /**
  * Home: the business search, the vacancy search and the map/list switch. Everything the visitor
  * chooses is in the URL (see searchState.ts), so a link can be shared and Back undoes a step.
- * The map and search widgets of @poruch/widgets take the results area's place once they land.
+ * The map view shows `<poruch-map>` (the widget's React component, HomeMap.tsx) with the same
+ * country, category and online filters, above the result list (the map has no text search: the
+ * list carries `q`). The vacancy search stays the site's own list: the widgets' VacancyBoard keeps
+ * its text, page and filters in internal state and reports no changes, so the URL could not hold
+ * them.
  */
 export default function HomePage() {
   const { t, locale, api } = useApp();
@@ -204,7 +211,14 @@ export default function HomePage() {
         </div>
         {state.view === 'map' && (
           <div className="map-frame" data-testid="map-view">
-            <p>{t('home_page.map_note')}</p>
+            <Suspense fallback={<p className="map-frame__loading">{t('app.loading')}</p>}>
+              <HomeMap
+                lang={locale}
+                country={state.country}
+                category={state.category}
+                online={state.mode === 'services' && state.online}
+              />
+            </Suspense>
           </div>
         )}
         <ResultList results={results} />
