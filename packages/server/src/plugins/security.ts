@@ -84,8 +84,10 @@ export const securityPlugin = fp(async (app: FastifyInstance, { env }: { env: En
           credentials: true,
           allowedHeaders: ['content-type', XSRF_HEADER],
         });
-      } else if (isPublic || !request.routeOptions?.config) {
-        // Preflights reach no route config; answering them without credentials exposes nothing.
+      } else if (isPublic || request.method === 'OPTIONS' || !request.routeOptions?.config) {
+        // A preflight reaches the cors plugin's own OPTIONS route, not the public route's config
+        // (embedded widgets POST reports and "used" marks with a JSON body, so they preflight).
+        // Answering it without credentials exposes nothing: the real call is checked again.
         callback(null, { origin: '*', credentials: false, allowedHeaders: ['content-type'] });
       } else {
         callback(null, { origin: false });

@@ -67,6 +67,7 @@ export async function startWidgetEnv(): Promise<WidgetEnv> {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Host page: ${name}</title>
+    <link rel="icon" href="data:," />
     ${options.css ? `<style>${options.css}</style>` : ''}
     <script type="module" src="${server.baseUrl}/widgets/v0/poruch.js"></script>
   </head>
@@ -184,6 +185,7 @@ export async function seriousViolations(page: Page, selector: string): Promise<s
  */
 export async function tabStops(page: Page, max = 40): Promise<string[]> {
   const stops: string[] = [];
+  await resetFocus(page);
   for (let i = 0; i < max; i++) {
     await page.keyboard.press('Tab');
     const stop = await page.evaluate(() => {
@@ -200,6 +202,14 @@ export async function tabStops(page: Page, max = 40): Promise<string[]> {
     stops.push(stop);
   }
   return stops;
+}
+
+/** Moves focus back to the start of the page, so the next Tab reaches its first control. */
+export async function resetFocus(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.getSelection()?.removeAllRanges();
+  });
 }
 
 /** The innermost focused element's description, through shadow roots. */
@@ -229,4 +239,13 @@ export function hostStyle(page: Page, selector: string): Promise<Record<string, 
     ];
     return Object.fromEntries(props.map((p) => [p, cs.getPropertyValue(p)]));
   }, selector);
+}
+
+/** Waits until the `state` attribute of the first `selector` on the page is `state`. */
+export async function waitForState(page: Page, selector: string, state = 'ready'): Promise<void> {
+  await page.waitForFunction(
+    ({ selector, state }) => document.querySelector(selector)?.getAttribute('state') === state,
+    { selector, state },
+    { timeout: LONG },
+  );
 }
