@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import addressparser from 'nodemailer/lib/addressparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
@@ -135,11 +135,21 @@ export class OutboxWorker {
       await this.o.db
         .update(mailOutbox)
         .set({ nextAttemptAt: new Date() })
-        .where(eq(mailOutbox.status, 'sending'));
+        .where(
+          or(
+            eq(mailOutbox.status, 'sending'),
+            and(eq(mailOutbox.status, 'sent'), isNull(mailOutbox.sentAt)),
+          ),
+        );
     }
+    let lastRecovery = 0;
     while (!this.stopping) {
       let wait = this.o.pollMs;
       try {
+        if (Date.now() - lastRecovery > 30_000) {
+          lastRecovery = Date.now();
+          await this.recoverUnconfirmed();
+        }
         const mail = await this.mailBatch();
         const pushes = await this.pushBatch();
         if (mail.rateLimited) {
@@ -151,6 +161,29 @@ export class OutboxWorker {
         this.o.log.error({ err }, 'mail outbox worker failed; trying again');
       }
       if (!this.stopping && wait > 0) await this.sleep(wait);
+    }
+  }
+
+  /**
+   * A `sent` row without `sent_at` whose lease ended: its process died between committing it and
+   * learning the server's answer, so the end-of-data mark may or may not have gone out. It is not
+   * sent again (never twice); it is marked, so an administrator can see the mail may be lost.
+   */
+  private async recoverUnconfirmed() {
+    const marked = await this.o.db
+      .update(mailOutbox)
+      .set({ lastError: 'unconfirmed: the process stopped before the server answered' })
+      .where(
+        and(
+          eq(mailOutbox.status, 'sent'),
+          isNull(mailOutbox.sentAt),
+          isNull(mailOutbox.lastError),
+          lte(mailOutbox.nextAttemptAt, new Date()),
+        ),
+      )
+      .returning({ id: mailOutbox.id });
+    if (marked.length) {
+      this.o.log.warn({ outboxIds: marked.map((m) => m.id) }, 'mail unconfirmed after a crash');
     }
   }
 
@@ -325,7 +358,7 @@ export class OutboxWorker {
     const commit = async () => {
       const done = await this.o.db
         .update(mailOutbox)
-        .set({ status: 'sent', sentAt: new Date(), lastError: null })
+        .set({ status: 'sent', lastError: null })
         .where(this.ours(row, ['sending']))
         .returning({ id: mailOutbox.id });
       return done.length === 1;
@@ -342,12 +375,12 @@ export class OutboxWorker {
     );
     switch (outcome.kind) {
       case 'sent':
-        if (SENSITIVE_TEMPLATES.has(row.template)) {
-          await this.o.db
-            .update(mailOutbox)
-            .set(this.wipe(row))
-            .where(this.ours(row, ['sent']));
-        }
+        // Confirmed (250 or the file renamed): `sent_at` marks it. A `sent` row without it was
+        // committed before its end-of-data mark and then the process died: see recoverUnconfirmed.
+        await this.o.db
+          .update(mailOutbox)
+          .set({ sentAt: new Date(), ...this.wipe(row) })
+          .where(this.ours(row, ['sent']));
         this.o.log.debug({ outboxId: row.id, template: row.template }, 'mail sent');
         return;
       case 'abandoned':

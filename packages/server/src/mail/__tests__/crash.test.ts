@@ -4,13 +4,13 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/index.js';
-import { accounts } from '../../db/schema.js';
+import { accounts, mailOutbox } from '../../db/schema.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { REPO_ROOT } from '../../paths.js';
 import { TestClient } from '../../__tests__/helpers/client.js';
@@ -168,68 +168,104 @@ describe(`crash in the middle of a campaign (${onPostgres ? 'PostgreSQL' : 'PGli
     if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
   });
 
-  it('delivers every mail exactly once across two SIGKILLs', { timeout: 240_000 }, async () => {
-    const env = {
-      DATA_DIR: dataDir,
-      SMTP_URL: smtp.url,
-      // PostgreSQL may have other workers: a row left in `sending` waits for its lease.
-      MAIL_LEASE_SECONDS: '3',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    };
-    let server = await startChild(env);
-    children.push(server);
-    const admin = new TestClient(server.url);
-    await admin.init();
-    expect(
-      (
-        await admin.post('/api/v1/auth/login', {
-          email: 'admin@crash.test',
-          password: 'crash test admin',
-        })
-      ).status,
-    ).toBe(200);
-    const created = await admin.post('/api/v1/admin/campaigns', {
-      subject: 'Crash test',
-      content: 'One mail each, whatever happens.',
-      statuses: ['approved'],
-      categories: ['food'],
-    });
-    expect(created.status).toBe(201);
-    expect(created.body.queued).toBe(RECIPIENTS);
-    const campaignId = created.body.id as string;
-
-    for (const at of [RECIPIENTS * 0.2, RECIPIENTS * 0.55]) {
-      await waitUntil(() => smtp.total() >= at, 120_000, `${at} mails`);
-      await server.kill('SIGKILL');
-      const before = smtp.total();
-      expect(before).toBeLessThan(RECIPIENTS);
-      server = await startChild(env);
+  it(
+    'never sends a mail twice and loses none but the marked unconfirmed, across two SIGKILLs',
+    { timeout: 240_000 },
+    async () => {
+      const env = {
+        DATA_DIR: dataDir,
+        SMTP_URL: smtp.url,
+        // PostgreSQL may have other workers: a row left in `sending` waits for its lease.
+        MAIL_LEASE_SECONDS: '3',
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      };
+      let server = await startChild(env);
       children.push(server);
-    }
+      const admin = new TestClient(server.url);
+      await admin.init();
+      expect(
+        (
+          await admin.post('/api/v1/auth/login', {
+            email: 'admin@crash.test',
+            password: 'crash test admin',
+          })
+        ).status,
+      ).toBe(200);
+      const created = await admin.post('/api/v1/admin/campaigns', {
+        subject: 'Crash test',
+        content: 'One mail each, whatever happens.',
+        statuses: ['approved'],
+        categories: ['food'],
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.queued).toBe(RECIPIENTS);
+      const campaignId = created.body.id as string;
 
-    await waitUntil(() => smtp.byRecipient.size >= RECIPIENTS, 120_000, 'every recipient').catch(
-      (error: Error) => {
-        throw new Error(
-          `${error.message}: ${smtp.byRecipient.size} recipients, ${smtp.total()} mails\n${server.output()}`,
-        );
-      },
-    );
-    // Anything still to come would be a duplicate: give it time to show.
-    await new Promise((r) => setTimeout(r, 4_000));
-    expect(smtp.byRecipient.size).toBe(RECIPIENTS);
-    const duplicates = [...smtp.byRecipient].filter(([, ids]) => ids.length !== 1);
-    expect(duplicates).toEqual([]);
-    expect(smtp.total()).toBe(RECIPIENTS);
-    const messageIds = new Set([...smtp.byRecipient.values()].flat());
-    expect(messageIds.size).toBe(RECIPIENTS);
+      for (const at of [RECIPIENTS * 0.2, RECIPIENTS * 0.55]) {
+        await waitUntil(() => smtp.total() >= at, 120_000, `${at} mails`);
+        await server.kill('SIGKILL');
+        const before = smtp.total();
+        expect(before).toBeLessThan(RECIPIENTS);
+        server = await startChild(env);
+        children.push(server);
+      }
 
-    const again = new TestClient(server.url);
-    await again.init();
-    await again.post('/api/v1/auth/login', {
-      email: 'admin@crash.test',
-      password: 'crash test admin',
-    });
-    const progress = await again.get(`/api/v1/admin/campaigns/${campaignId}`);
-    expect(progress.body).toMatchObject({ queued: RECIPIENTS, sent: RECIPIENTS, failed: 0 });
-  });
+      // Done when every row is sent or failed (progress counts both).
+      const again = new TestClient(server.url);
+      await again.init();
+      await again.post('/api/v1/auth/login', {
+        email: 'admin@crash.test',
+        password: 'crash test admin',
+      });
+      const progress = await waitUntil(
+        async () => {
+          const res = await again.get(`/api/v1/admin/campaigns/${campaignId}`);
+          return res.body.sent + res.body.failed >= RECIPIENTS ? res.body : null;
+        },
+        120_000,
+        'the campaign to finish',
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}: ${smtp.total()} mails\n${server.output()}`);
+      });
+      expect(progress).toMatchObject({ queued: RECIPIENTS, sent: RECIPIENTS, failed: 0 });
+      // Anything still to come would be a duplicate: give it time to show.
+      await new Promise((r) => setTimeout(r, 3_000));
+      await server.kill('SIGTERM');
+
+      // Never twice: no address has two mails, and no Message-ID arrived twice.
+      const duplicates = [...smtp.byRecipient].filter(([, ids]) => ids.length > 1);
+      expect(duplicates).toEqual([]);
+      const messageIds = [...smtp.byRecipient.values()].flat();
+      expect(new Set(messageIds).size).toBe(messageIds.length);
+
+      // Exactly once, except what docs/mail.md calls unconfirmed: a row committed as sent just
+      // before its end-of-data mark when the process died (at most the one mail in flight per kill).
+      // Those are the only mails that may be missing, and they are marked.
+      const database = await openDatabase({ url: databaseUrl, dataDir: path.join(dataDir, 'db') });
+      const unconfirmed = (
+        await database.db
+          .select({ recipient: mailOutbox.recipient })
+          .from(mailOutbox)
+          .where(
+            and(
+              eq(mailOutbox.campaignId, campaignId),
+              eq(mailOutbox.status, 'sent'),
+              isNull(mailOutbox.sentAt),
+            ),
+          )
+      ).map((r) => r.recipient.toLowerCase());
+      await database.close();
+      const missing = Array.from(
+        { length: RECIPIENTS },
+        (_, i) => `owner${i + 1}@crash.test`,
+      ).filter((a) => !smtp.byRecipient.has(a));
+      console.log(
+        `[poruch] crash test: ${smtp.byRecipient.size} of ${RECIPIENTS} delivered once, ` +
+          `${missing.length} missing, ${unconfirmed.length} unconfirmed`,
+      );
+      expect(unconfirmed.length).toBeLessThanOrEqual(2);
+      for (const a of missing) expect(unconfirmed).toContain(a);
+      expect(smtp.total()).toBe(RECIPIENTS - missing.length);
+    },
+  );
 });
