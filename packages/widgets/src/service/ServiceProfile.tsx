@@ -1,4 +1,4 @@
-import { useRef, useState, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import type { ServiceProfile as Profile } from '@poruch/core';
 import { categoryLabelKey, countryNameKey } from '@poruch/core/lite';
 import { ReportForm } from '../report/ReportForm.js';
@@ -85,9 +85,16 @@ function ProfileBody({ profile, initialTab }: { profile: Profile; initialTab: Pr
   const tel = telHref(profile.phone);
   const country = t(countryNameKey(profile.countryCode));
 
-  const closeReport = () => {
-    setReporting(false);
+  // The button is rendered again only after the state change, so it takes the focus then.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (reporting || !refocus.current) return;
+    refocus.current = false;
     reportButton.current?.focus();
+  }, [reporting]);
+  const closeReport = () => {
+    refocus.current = true;
+    setReporting(false);
   };
 
   return (

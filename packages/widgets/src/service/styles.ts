@@ -1,6 +1,7 @@
 /** Styles of `<poruch-service>`, after the shared ones. */
 export const serviceStyles = /* css */ `
 .profile { display: flex !important; flex-direction: column; gap: var(--_space); }
+.profile__back { align-self: flex-start; }
 .profile__head { display: flex !important; flex-direction: column; gap: 6px; }
 .profile__meta { display: flex !important; flex-wrap: wrap; gap: 6px 14px; align-items: center; color: var(--_muted); }
 .profile__used { display: flex !important; flex-wrap: wrap; gap: 10px; align-items: center; }

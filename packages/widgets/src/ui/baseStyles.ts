@@ -37,7 +37,9 @@ export const baseStyles = /* css */ `
   border: 1px solid var(--_primary); background: var(--_primary); color: var(--_on-primary);
   font: inherit; font-weight: 600; cursor: pointer; text-decoration: none;
 }
-.button--secondary { background: var(--_surface); color: var(--_primary); }
+/* A link styled as a button: \`.poruch-root a\` would otherwise paint its text in the button's colour. */
+.poruch-root a.button { color: var(--_on-primary); text-decoration: none; }
+.button--secondary, .poruch-root a.button--secondary { background: var(--_surface); color: var(--_primary); }
 .button--danger { background: var(--_surface); color: var(--_error); border-color: var(--_error); }
 .button--link { background: none; border: none; color: var(--_primary); padding: 4px 0; min-height: 0; text-decoration: underline; font-weight: 500; }
 .button:disabled { opacity: .55; cursor: not-allowed; }
