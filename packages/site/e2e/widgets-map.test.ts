@@ -1,4 +1,7 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { CATEGORY_KEYS } from '@poruch/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,12 +13,18 @@ import {
   type RunningServer,
 } from './fixtures/index.js';
 import { startStaticServer, type StaticServer } from './fixtures/staticServer.js';
+import { en, ua } from './helpers/widgets.js';
 
 let server: RunningServer | undefined;
 let site: StaticServer | undefined;
 let browser: Browser | undefined;
+/** A second folder on a foreign origin, for the host pages written by the tests below. */
+let hostDir: string | undefined;
+let hosts: StaticServer | undefined;
 
 beforeAll(async () => {
+  hostDir = await mkdtemp(path.join(os.tmpdir(), 'poruch-map-host-'));
+  hosts = await startStaticServer(hostDir);
   // The demo catalogue: 364 approved services in 63 cities.
   server = await startServer();
   site = await startStaticServer(path.join(REPO_ROOT, 'examples'));
@@ -25,7 +34,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await site?.stop();
+  await hosts?.stop();
   await server?.stop();
+  if (hostDir) await rm(hostDir, { recursive: true, force: true });
 });
 
 /** The diaspora page on the foreign origin, with the built bundles from the API's origin. */
@@ -103,6 +114,324 @@ describe('<poruch-map> from the built bundles on a foreign origin', () => {
         `${server!.baseUrl}/services/`,
       );
     }
+    await context.close();
+  });
+});
+
+/** A page on the foreign origin with the built loader and `body` (`{{API}}`: the server). */
+async function mapHost(name: string, body: string): Promise<string> {
+  const html = `<!doctype html><html lang="uk"><head><meta charset="utf-8" />
+<link rel="icon" href="data:," /><title>${name}</title>
+<script type="module" src="${server!.baseUrl}/widgets/v0/poruch.js"></script></head>
+<body>${body.replaceAll('{{API}}', server!.baseUrl)}</body></html>`;
+  await writeFile(path.join(hostDir!, `${name}.html`), html);
+  return `${hosts!.origin}/${name}.html`;
+}
+
+interface MapAnswer {
+  clusters: { count: number }[];
+  points: unknown[];
+}
+const total = (a: MapAnswer) => a.points.length + a.clusters.reduce((n, c) => n + c.count, 0);
+
+/** The next `GET map` whose query passes `test`, after `action`. */
+async function nextMap(page: Page, test: (q: URLSearchParams) => boolean, action: () => unknown) {
+  const answer = page.waitForResponse(
+    (r) => r.url().includes('/api/v1/map?') && test(new URL(r.url()).searchParams),
+    { timeout: 30_000 },
+  );
+  await action();
+  const res = await answer;
+  expect(res.status()).toBe(200);
+  return { query: new URL(res.url()).searchParams, data: (await res.json()) as MapAnswer };
+}
+
+describe('<poruch-map> filters, two maps, leaks and outages', () => {
+  it('country, category and online attributes change the clusters', async () => {
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const first = await nextMap(
+      page,
+      (q) => !q.has('country'),
+      async () =>
+        page.goto(
+          await mapHost(
+            'map-filters',
+            '<poruch-map api-base="{{API}}" tile-url="none" zoom="3"></poruch-map>',
+          ),
+        ),
+    );
+    const all = total(first.data);
+    expect(all).toBeGreaterThan(300);
+    const map = page.locator('poruch-map');
+    const drawn = () =>
+      map
+        .locator('.poruch-cluster')
+        .evaluateAll((els) => els.reduce((n, e) => n + Number(e.textContent), 0));
+    await expect.poll(drawn).toBe(first.data.clusters.reduce((n, c) => n + c.count, 0));
+
+    const pl = await nextMap(
+      page,
+      (q) => q.get('country') === 'PL',
+      () => map.evaluate((el) => el.setAttribute('country', 'PL')),
+    );
+    expect(total(pl.data)).toBeGreaterThan(0);
+    expect(total(pl.data)).toBeLessThan(all);
+    await expect.poll(drawn).toBe(pl.data.clusters.reduce((n, c) => n + c.count, 0));
+
+    const food = await nextMap(
+      page,
+      (q) => q.get('country') === 'PL' && q.get('category') === CATEGORY_KEYS[0],
+      () => map.evaluate((el, k) => el.setAttribute('category', k), CATEGORY_KEYS[0]),
+    );
+    expect(total(food.data)).toBeLessThan(total(pl.data));
+
+    const online = await nextMap(
+      page,
+      (q) => q.get('online') === 'true' && !q.has('country') && !q.has('category'),
+      () =>
+        map.evaluate((el) => {
+          el.removeAttribute('country');
+          el.removeAttribute('category');
+          el.setAttribute('online', '');
+        }),
+    );
+    expect(total(online.data)).toBeLessThan(all);
+    // The `filters` property wins over the attributes for the keys it sets.
+    const de = await nextMap(
+      page,
+      (q) => q.get('country') === 'DE' && q.get('online') === 'true',
+      () =>
+        map.evaluate((el) => {
+          (el as unknown as { filters: object }).filters = { country: 'DE' };
+        }),
+    );
+    expect(total(de.data)).toBeLessThan(all);
+    await context.close();
+  });
+
+  it('two maps on one page work independently', async () => {
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 1400 } });
+    const page = await context.newPage();
+    const seen: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/v1/map?')) seen.push(r.url());
+    });
+    await page.goto(
+      await mapHost(
+        'map-two',
+        `<poruch-map id="pl" api-base="{{API}}" tile-url="none" country="PL" center="52,19" zoom="5" style="--poruch-map-height: 420px"></poruch-map>
+         <poruch-map id="de" api-base="{{API}}" tile-url="none" country="DE" center="51,10" zoom="5" style="--poruch-map-height: 420px"></poruch-map>`,
+      ),
+    );
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('poruch-map')].every(
+          (m) => m.getAttribute('state') === 'ready',
+        ),
+      undefined,
+      { timeout: 30_000 },
+    );
+    const pl = page.locator('#pl');
+    const de = page.locator('#de');
+    await expect
+      .poll(() => pl.locator('.poruch-cluster, .poruch-point').count())
+      .toBeGreaterThan(0);
+    await expect
+      .poll(() => de.locator('.poruch-cluster, .poruch-point').count())
+      .toBeGreaterThan(0);
+    expect(
+      await page.evaluate(
+        () => (customElements.get('poruch-map') as unknown as { liveMaps: number }).liveMaps,
+      ),
+    ).toBe(2);
+
+    // A cluster click zooms the Polish map only.
+    const deBefore = seen.filter((u) => u.includes('country=DE')).length;
+    const zoomed = page.waitForResponse(
+      (r) => r.url().includes('country=PL') && /zoom=([6-9]|1\d)/.test(r.url()),
+      { timeout: 30_000 },
+    );
+    await pl.locator('.poruch-cluster').first().click();
+    await zoomed;
+    // The German map's list still shows its own services.
+    await de.locator('button.toggle').click();
+    await expect.poll(() => de.locator('.list li').count()).toBeGreaterThan(0);
+    expect(seen.filter((u) => u.includes('country=DE')).length).toBe(deBefore);
+    expect(await pl.locator('.list').count()).toBe(0);
+    await screenshot(page, 'widgets-map-two');
+    await context.close();
+  });
+
+  it('removing and re-adding the elements 50 times leaks no listener, timer or map instance', async () => {
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    // Count the timers and intervals that are still pending.
+    await context.addInitScript(() => {
+      const pending = new Set<unknown>();
+      const w = window as unknown as Record<string, unknown>;
+      const st = window.setTimeout.bind(window);
+      const ct = window.clearTimeout.bind(window);
+      const si = window.setInterval.bind(window);
+      const ci = window.clearInterval.bind(window);
+      w.setTimeout = (fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+        const id = st(
+          (...a: unknown[]) => {
+            pending.delete(id);
+            if (typeof fn === 'function') fn(...a);
+          },
+          ms,
+          ...args,
+        );
+        pending.add(id);
+        return id;
+      };
+      w.clearTimeout = (id: number) => {
+        pending.delete(id);
+        ct(id);
+      };
+      w.setInterval = (fn: TimerHandler, ms?: number, ...args: unknown[]) => {
+        const id = si(fn, ms, ...args);
+        pending.add(id);
+        return id;
+      };
+      w.clearInterval = (id: number) => {
+        pending.delete(id);
+        ci(id);
+      };
+      w.__pendingTimers = () => pending.size;
+    });
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    const serviceId = (
+      (await (await fetch(`${server!.baseUrl}/api/v1/services?pageSize=1`)).json()) as {
+        items: { id: string }[];
+      }
+    ).items[0]!.id;
+    await page.goto(await mapHost('map-leak', '<div id="slot"></div>'));
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await cdp.send('DOMDebugger.enable' as never).catch(() => undefined);
+
+    const cycle = (times: number) =>
+      page.evaluate(
+        async ({ times, api, serviceId }) => {
+          const html = `<poruch-map api-base="${api}" tile-url="none"></poruch-map>
+            <poruch-search api-base="${api}" page-size="3"></poruch-search>
+            <poruch-vacancies api-base="${api}" page-size="3"></poruch-vacancies>
+            <poruch-report api-base="${api}" service-id="${serviceId}"></poruch-report>
+            <poruch-service api-base="${api}" service-id="${serviceId}"></poruch-service>
+            <poruch-dashboard api-base="${api}"></poruch-dashboard>`;
+          const slot = document.getElementById('slot')!;
+          const ready = () =>
+            new Promise<void>((resolve, reject) => {
+              const deadline = Date.now() + 20_000;
+              const check = () => {
+                const els = [...slot.children];
+                if (els.length && els.every((e) => e.getAttribute('state') === 'ready')) resolve();
+                else if (Date.now() > deadline) reject(new Error(slot.innerHTML));
+                else requestAnimationFrame(check);
+              };
+              check();
+            });
+          for (let i = 0; i < times; i++) {
+            slot.innerHTML = html;
+            // Every other round waits for the data; the others remove the elements mid-load.
+            if (i % 2 === 0) await ready();
+            else await new Promise((r) => requestAnimationFrame(r));
+            slot.replaceChildren();
+            // The unmount runs a microtask after the removal.
+            await new Promise((r) => setTimeout(r, 0));
+          }
+        },
+        { times, api: server!.baseUrl, serviceId },
+      );
+
+    const measure = async () => {
+      // Let aborted requests settle, then collect garbage before counting.
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+      await cdp.send('HeapProfiler.collectGarbage');
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
+      const listenersOn = async (expression: string) => {
+        const { result } = await cdp.send('Runtime.evaluate', { expression });
+        const { listeners } = await cdp.send('DOMDebugger.getEventListeners', {
+          objectId: result.objectId!,
+        });
+        return listeners.length;
+      };
+      return {
+        liveMaps: await page.evaluate(
+          () => (customElements.get('poruch-map') as unknown as { liveMaps: number }).liveMaps,
+        ),
+        timers: await page.evaluate(() =>
+          (window as unknown as { __pendingTimers(): number }).__pendingTimers(),
+        ),
+        windowListeners: await listenersOn('window'),
+        documentListeners: await listenersOn('document'),
+        jsListeners: metric('JSEventListeners'),
+        nodes: metric('Nodes'),
+      };
+    };
+
+    // One warm-up round loads every chunk and its one-time listeners.
+    await cycle(2);
+    const before = await measure();
+    expect(before.liveMaps).toBe(0);
+    await cycle(50);
+    const after = await measure();
+    expect(after.liveMaps).toBe(0);
+    expect(after.timers).toBeLessThanOrEqual(before.timers);
+    expect(after.windowListeners).toBe(before.windowListeners);
+    expect(after.documentListeners).toBe(before.documentListeners);
+    // Fifty rounds of six widgets each hold hundreds of listeners; a leak would show as many.
+    expect(after.jsListeners).toBeLessThanOrEqual(before.jsListeners + 20);
+    expect(after.nodes).toBeLessThanOrEqual(before.nodes + 200);
+    expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+    await context.close();
+  }, 240_000);
+
+  it('an API outage shows a translated error state with a retry, not a blank box', async () => {
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.route(`${server!.baseUrl}/api/**`, (route) => route.abort('connectionrefused'));
+    await page.goto(
+      await mapHost(
+        'map-outage',
+        `<poruch-map id="ua" api-base="{{API}}" tile-url="none"></poruch-map>
+         <poruch-map id="en" api-base="{{API}}" tile-url="none" lang="en_GB"></poruch-map>`,
+      ),
+    );
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('poruch-map')].every(
+          (m) => m.getAttribute('state') === 'error',
+        ),
+      undefined,
+      { timeout: 30_000 },
+    );
+    const uaError = page.locator('#ua [part~="error"]');
+    await expect.poll(() => uaError.isVisible()).toBe(true);
+    expect(await uaError.textContent()).toContain(ua('widget.error_title'));
+    expect(await uaError.textContent()).toContain(ua('error.network_error'));
+    const enError = page.locator('#en [part~="error"]');
+    expect(await enError.textContent()).toContain(en('widget.error_title'));
+    expect(await enError.textContent()).toContain(en('error.network_error'));
+    // The base layer still shows under the message.
+    expect(await page.locator('#ua path.base-country').count()).toBeGreaterThan(100);
+    await screenshot(page, 'widgets-map-outage');
+
+    // Back online: the retry button loads the clusters.
+    await page.unroute(`${server!.baseUrl}/api/**`);
+    await page.locator('#ua [part~="retry"]').click();
+    await page.waitForFunction(
+      () => document.getElementById('ua')?.getAttribute('state') === 'ready',
+      undefined,
+      {
+        timeout: 30_000,
+      },
+    );
+    await expect.poll(() => page.locator('#ua .poruch-cluster').count()).toBeGreaterThan(0);
+    expect(await page.locator('#ua [part~="error"]').count()).toBe(0);
     await context.close();
   });
 });
