@@ -204,11 +204,20 @@ export async function tabStops(page: Page, max = 40): Promise<string[]> {
   return stops;
 }
 
-/** Moves focus back to the start of the page, so the next Tab reaches its first control. */
+/**
+ * Moves focus back to the start of the page, so the next Tab reaches its first control. A blur
+ * alone keeps Chrome's sequential focus starting point where the focus was (inside a widget).
+ */
 export async function resetFocus(page: Page): Promise<void> {
   await page.evaluate(() => {
-    (document.activeElement as HTMLElement | null)?.blur();
-    window.getSelection()?.removeAllRanges();
+    let start = document.getElementById('e2e-focus-start');
+    if (!start) {
+      start = document.createElement('span');
+      start.id = 'e2e-focus-start';
+      start.tabIndex = -1;
+      document.body.prepend(start);
+    }
+    start.focus();
   });
 }
 

@@ -37,6 +37,17 @@ export interface MapControllerOptions {
 export const DEFAULT_CENTER: LatLng = { lat: 50, lng: 15 };
 export const DEFAULT_ZOOM = 4;
 
+/**
+ * Enter or Space on a focused marker (role="button"). Leaflet 1.9 turns Enter into a click only
+ * for markers with a bound popup, so without this a keyboard could reach markers but not use them.
+ */
+const onActivate = (action: () => void) => (e: L.LeafletEvent) => {
+  const key = (e as L.LeafletKeyboardEvent).originalEvent;
+  if (key.key !== 'Enter' && key.key !== ' ') return;
+  key.preventDefault();
+  action();
+};
+
 const clusterSize = (count: number) =>
   count < 10 ? 32 : count < 100 ? 38 : count < 1000 ? 44 : 52;
 
@@ -168,7 +179,12 @@ export class MapController {
       title: label,
       alt: label,
       keyboard: true,
-    }).on('click', () => this.zoomInto(c));
+    })
+      .on('click', () => this.zoomInto(c))
+      .on(
+        'keydown',
+        onActivate(() => this.zoomInto(c)),
+      );
   }
 
   private pointMarker(p: MapPoint) {
@@ -182,7 +198,12 @@ export class MapController {
       title: p.name,
       alt: p.name,
       keyboard: true,
-    }).on('click', () => this.options.onPointClick(p));
+    })
+      .on('click', () => this.options.onPointClick(p))
+      .on(
+        'keydown',
+        onActivate(() => this.options.onPointClick(p)),
+      );
     // Leaflet names the icon by `title`; an explicit label reads better in screen readers.
     m.on('add', () => m.getElement()?.setAttribute('aria-label', p.name));
     return m;
