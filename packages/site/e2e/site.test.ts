@@ -27,7 +27,8 @@ beforeAll(async () => {
   admin = await createAdmin(dataDir, ADMIN_EMAIL);
   server = await startServer({
     dataDir,
-    env: { ANALYTICS_ID, TAG_MANAGER_ID },
+    // No map tiles from the internet (a failed tile is a console error): the map draws its outline.
+    env: { ANALYTICS_ID, TAG_MANAGER_ID, TILE_URL: 'none' },
   });
   browser = await launchBrowser();
 });

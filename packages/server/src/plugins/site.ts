@@ -20,6 +20,8 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
       root: env.SITE_DIR,
       wildcard: false,
       index: false,
+      // The site's build writes .br and .gz beside its text files (vite.config.ts precompress).
+      preCompressed: true,
       setHeaders: (res, file) => {
         // Vite writes content-hashed names under assets/: they never change.
         if (file.includes(`${path.sep}assets${path.sep}`)) {

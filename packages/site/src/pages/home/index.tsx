@@ -1,4 +1,13 @@
-import { lazy, Suspense, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useId,
+  useMemo,
+  useCallback,
+  useState,
+  type FormEvent,
+} from 'react';
 import {
   CATEGORY_KEYS,
   getCountries,
@@ -14,8 +23,32 @@ import { readSearchState, toQuery, type SearchState } from './searchState.js';
 
 const PAGE_SIZE = 20;
 
-/** The map widget (Leaflet) loads only when the map view is shown. */
+/** The map widget (Leaflet) loads only when the map view is shown and near the screen. */
 const HomeMap = lazy(() => import('./HomeMap.js'));
+
+/**
+ * True once the element has come within 300px of the viewport (and stays true). On a phone the
+ * map starts below the search form, so its 130 KB chunk waits until the visitor scrolls to it and
+ * does not compete with the first paint.
+ */
+function useNearViewport(): [(el: Element | null) => (() => void) | void, boolean] {
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  const ref = useCallback(
+    (el: Element | null) => {
+      if (!el || near) return;
+      const observer = new IntersectionObserver(
+        (entries) => {
+          if (entries.some((e) => e.isIntersecting)) setNear(true);
+        },
+        { rootMargin: '300px 0px' },
+      );
+      observer.observe(el);
+      return () => observer.disconnect();
+    },
+    [near],
+  );
+  return [ref, near];
+}
 
 type Results =
   | { kind: 'services'; key: string; page: ServicePage }
@@ -43,6 +76,7 @@ export default function HomePage() {
   const categoryId = useId();
   const onlineId = useId();
   const countries = useMemo(() => getCountries(t, locale), [t, locale]);
+  const [mapRef, mapNear] = useNearViewport();
 
   // The URL changed (Back, a shared link): the field shows its query.
   if (shownQ !== state.q) {
@@ -210,15 +244,19 @@ export default function HomePage() {
           </div>
         </div>
         {state.view === 'map' && (
-          <div className="map-frame" data-testid="map-view">
-            <Suspense fallback={<p className="map-frame__loading">{t('app.loading')}</p>}>
-              <HomeMap
-                lang={locale}
-                country={state.country}
-                category={state.category}
-                online={state.mode === 'services' && state.online}
-              />
-            </Suspense>
+          <div className="map-frame" data-testid="map-view" ref={mapRef}>
+            {mapNear ? (
+              <Suspense fallback={<p className="map-frame__loading">{t('app.loading')}</p>}>
+                <HomeMap
+                  lang={locale}
+                  country={state.country}
+                  category={state.category}
+                  online={state.mode === 'services' && state.online}
+                />
+              </Suspense>
+            ) : (
+              <p className="map-frame__loading">{t('app.loading')}</p>
+            )}
           </div>
         )}
         <ResultList results={results} />
