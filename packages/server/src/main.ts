@@ -2,6 +2,7 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { openDatabase } from './db/index.js';
 import { EnvError, loadEnv } from './env.js';
+import { mapCacheOf } from './map/index.js';
 import { seedDemo } from './seed.js';
 
 /** Starts the whole product on one port: API, site and (later) widget bundles. */
@@ -18,6 +19,10 @@ async function main() {
   }
   await app.listen({ port: env.PORT, host: env.HOST });
   app.log.info({ url: env.PUBLIC_URL, database: database.kind }, 'Poruch is running');
+  // Build the unfiltered map index now, so the first visitor's map does not wait for it.
+  mapCacheOf(app)
+    .get({})
+    .catch((err: unknown) => app.log.warn({ err }, 'map warm-up failed'));
 
   let closing = false;
   const shutdown = async (signal: string) => {
