@@ -38,8 +38,9 @@ export interface OutboxWorkerOptions {
   /** How long a claimed row stays reserved, seconds. */
   leaseSeconds: number;
   /**
-   * The database is only ever opened by this process (PGlite): rows a crash left in `sending` are
-   * due again at once instead of after their lease. Defaults to false.
+   * The database runs in this process and only this process opens it (PGlite): rows a crash left
+   * in `sending` are due again at once instead of after their lease, and the `sent` commit waits
+   * for its WAL flush (a crash of ours is a crash of the database). Defaults to false.
    */
   exclusive?: boolean;
 }
@@ -355,14 +356,22 @@ export class OutboxWorker {
       .compile()
       .build();
 
-    const commit = async () => {
-      const done = await this.o.db
-        .update(mailOutbox)
-        .set({ status: 'sent', lastError: null })
-        .where(this.ours(row, ['sending']))
-        .returning({ id: mailOutbox.id });
-      return done.length === 1;
-    };
+    // The point of no return (docs/mail.md). Once the COMMIT has left, the database applies it even
+    // if we die before its answer. On a PostgreSQL server, not waiting for the WAL flush brings
+    // that answer back in a round trip and keeps the window in which our crash loses the mail
+    // small; a crash of the database itself in the next few hundred ms can undo it, and the mail
+    // is then sent again. PGlite lives in our process, so its commit must be flushed: our crash
+    // is its crash.
+    const commit = () =>
+      this.o.db.transaction(async (tx) => {
+        if (!this.o.exclusive) await tx.execute(sql`SET LOCAL synchronous_commit = off`);
+        const done = await tx
+          .update(mailOutbox)
+          .set({ status: 'sent', lastError: null })
+          .where(this.ours(row, ['sending']))
+          .returning({ id: mailOutbox.id });
+        return done.length === 1;
+      });
     const outcome: DeliveryOutcome = await this.o.transport.deliver(
       {
         id: row.id,
