@@ -416,6 +416,8 @@ describe('<poruch-map> filters, two maps, leaks and outages', () => {
     const enError = page.locator('#en [part~="error"]');
     expect(await enError.textContent()).toContain(en('widget.error_title'));
     expect(await enError.textContent()).toContain(en('error.network_error'));
+    // The toolbar no longer says "Loading…" beside the error.
+    expect(await page.locator('#ua [part~="toolbar"] [role="status"]').textContent()).toBe('');
     // The base layer still shows under the message.
     expect(await page.locator('#ua path.base-country').count()).toBeGreaterThan(100);
     await screenshot(page, 'widgets-map-outage');

@@ -189,7 +189,12 @@ function MapView(props: MapProps) {
     <section className="map-widget" aria-label={t('map.label')}>
       <div className="toolbar" part="toolbar">
         <span className="status" role="status" aria-live="polite">
-          {data ? t('widget.points_in_view', { count }) : t('widget.loading')}
+          {/* Failed before any data: the error state below says why, not "Loading…". */}
+          {data
+            ? t('widget.points_in_view', { count })
+            : error === undefined
+              ? t('widget.loading')
+              : ''}
         </span>
         <button
           type="button"
