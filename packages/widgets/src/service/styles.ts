@@ -11,6 +11,8 @@ export const serviceStyles = /* css */ `
   border: none; border-bottom: 3px solid transparent; padding: 10px 14px; min-height: 44px;
 }
 .tabs__tab[aria-selected="true"] { color: var(--_primary); border-bottom-color: var(--_primary); }
+/* Inside: the list scrolls sideways (overflow-x), which would clip a ring drawn outside the tab. */
+.tabs__tab:focus-visible { outline-offset: -3px; }
 .tabs__panel { padding: var(--_space) 0; }
 .profile__text { white-space: pre-line; overflow-wrap: anywhere; }
 .contacts { display: grid !important; grid-template-columns: max-content 1fr; gap: 8px 16px; margin: 0; }
