@@ -24,7 +24,6 @@ import { vacancyRoutes } from './routes/api/v1/vacancies.js';
 import { envRoutes } from './routes/env.js';
 import { healthRoutes } from './routes/health.js';
 import { sitemapRoutes } from './routes/sitemap.js';
-import { sitemapRoutes } from './routes/sitemap.js';
 
 export interface AppOptions {
   env: Env;
@@ -67,7 +66,6 @@ export async function buildApp({ env, database }: AppOptions): Promise<FastifyIn
 
   await app.register(healthRoutes);
   await app.register(envRoutes, { env });
-  await app.register(sitemapRoutes, { env });
   await app.register(sitemapRoutes, { env });
   await app.register(
     async (api) => {
