@@ -128,10 +128,8 @@ describe('database', () => {
   it('seeds the demo catalogue once', async () => {
     const { database, drop } = await freshDatabase();
     try {
-      const started = performance.now();
+      // Speed lives in benchmarks, not in timed tests (the seed takes about 1.5 s on PGlite).
       const added = await seedDemo(database.db);
-      const ms = performance.now() - started;
-      expect(ms).toBeLessThan(3000);
       expect(await seedDemo(database.db)).toBe(0);
       const rows = await database.db.select().from(services);
       expect(rows).toHaveLength(added);
