@@ -1,0 +1,364 @@
+import { cleanup, render } from '@testing-library/react';
+import { fireEvent, waitFor, within } from '@testing-library/dom';
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  describe,
+  expect,
+  it,
+  vi,
+  type MockInstance,
+} from 'vitest';
+import type { MapPoint, MapResult } from '@poruch/core';
+import {
+  startApiServer,
+  startOutage,
+  useOrigin,
+  type ApiServer,
+  type SeededService,
+} from '../../__tests__/helpers/apiServer.js';
+import { findFrameRoot, stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
+import { mountsFor, removeElements, type Attributes } from '../../__tests__/helpers/mounts.js';
+import { parseCenter, type ServiceFilters } from '../filters.js';
+import { PoruchMap } from '../PoruchMap.js';
+import '../element.js';
+
+/*
+ * Leaflet does initialise in happy-dom (the base layer, panes and markers are built), but
+ * happy-dom does no layout: every element measures 0×0, so the map's box would be a single
+ * point. The suite gives Leaflet's container a size (800×600), which is all the controller
+ * needs to ask for a real bbox; drawing itself (tiles, marker positions) is left to the
+ * Playwright suites. Tiles are off (`tile-url="none"`), so nothing leaves the loopback.
+ */
+const WIDTH = 800;
+const HEIGHT = 600;
+const sized = (name: 'clientWidth' | 'clientHeight', size: number) => {
+  const original = Object.getOwnPropertyDescriptor(Element.prototype, name)!;
+  Object.defineProperty(HTMLElement.prototype, name, {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.classList.contains('leaflet-container') ? size : original.get!.call(this);
+    },
+  });
+};
+
+let api: ApiServer;
+let lisbon: SeededService;
+
+const at = (lat: number, lng: number, city: string, countryCode: string) => ({
+  address: city,
+  addressDetails: {
+    lat,
+    lng,
+    displayName: city,
+    city,
+    countryCode,
+    approximate: true,
+    source: 'gazetteer',
+  },
+});
+
+beforeAll(async () => {
+  sized('clientWidth', WIDTH);
+  sized('clientHeight', HEIGHT);
+  api = await startApiServer();
+  useOrigin(api.url);
+  lisbon = await api.addService({
+    name: 'Кав’ярня «Лісабон»',
+    countryCode: 'PT',
+    category: 'food',
+    ...at(38.7223, -9.1393, 'Lisboa', 'PT'),
+  });
+  await api.addService({ name: 'Перукарня «Калина»', countryCode: 'PL' }); // Warszawa
+  // Two services in one street of Prague: a cluster of two below street level.
+  await api.addService({
+    name: 'Пекарня «Прага»',
+    countryCode: 'CZ',
+    category: 'food',
+    ...at(50.0755, 14.4378, 'Praha', 'CZ'),
+  });
+  await api.addService({
+    name: 'СТО «Прага»',
+    countryCode: 'CZ',
+    category: 'auto',
+    ...at(50.076, 14.439, 'Praha', 'CZ'),
+  });
+  await api.addService({
+    name: 'Онлайн-школа «Гамбург»',
+    countryCode: 'DE',
+    category: 'food',
+    isOnline: true,
+    ...at(53.5511, 9.9937, 'Hamburg', 'DE'),
+  });
+  await api.addService({
+    name: 'Невидимка',
+    countryCode: 'PL',
+    showOnMap: false,
+    ...at(50.0647, 19.945, 'Kraków', 'PL'),
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await api?.close();
+});
+
+let fetchSpy: MockInstance<typeof fetch> | undefined;
+afterEach(() => {
+  cleanup();
+  removeElements('poruch-map');
+  fetchSpy?.mockRestore();
+  fetchSpy = undefined;
+});
+
+/** Watches the page's fetch (it still goes to the real server) for the map's requests. */
+const watchMapRequests = () => {
+  fetchSpy = vi.spyOn(window, 'fetch');
+  const spy = fetchSpy;
+  return () =>
+    spy.mock.calls
+      .map((c) => new URL(c[0] instanceof Request ? c[0].url : String(c[0])))
+      .filter((u) => u.pathname === '/api/v1/map');
+};
+
+const mounts = mountsFor(PoruchMap, 'poruch-map', ['zoom']);
+/** The common attributes: the real API, no tiles, the list view on. */
+const base = (extra: Attributes = {}): Attributes => ({
+  apiBase: api.url,
+  lang: 'en_GB',
+  tileUrl: 'none',
+  listView: '',
+  ...extra,
+});
+const BOOLEAN = ['listView', 'online', 'scrollZoom'];
+/**
+ * Attributes as the React component takes them: a present boolean attribute (`''`) is `true`,
+ * `center` is `{ lat, lng }` (the element parses `"lat,lng"` itself).
+ */
+const fix = (name: string, attrs: Attributes): Attributes => {
+  if (name !== 'React component') return attrs;
+  const props: Record<string, unknown> = { ...attrs };
+  for (const k of BOOLEAN) if (attrs[k] === '') props[k] = true;
+  if (attrs.center) props.center = parseCenter(attrs.center);
+  return props as Attributes;
+};
+
+const listed = (root: HTMLElement) =>
+  Array.from(root.querySelectorAll('.list li')).map((li) => li.textContent?.trim());
+
+/** What the real API answers for a request the widget sent. */
+const answerFor = async (url: URL): Promise<MapResult> =>
+  (await api.call(null, 'GET', `${url.pathname}${url.search}`)).body as MapResult;
+
+/** The `state` values a widget goes through, from its mount on. */
+const recordStates = (host: HTMLElement) => {
+  const seen: (string | null)[] = [stateOf(host)];
+  const observer = new MutationObserver(() => {
+    const now = stateOf(host);
+    if (now !== seen.at(-1)) seen.push(now);
+  });
+  observer.observe(host, { attributes: true, subtree: true, attributeFilter: ['state'] });
+  const shadowHost = findFrameRoot(host)?.host;
+  if (shadowHost) observer.observe(shadowHost, { attributes: true, attributeFilter: ['state'] });
+  return { seen, stop: () => observer.disconnect() };
+};
+
+describe.each(mounts)('<poruch-map> as a %s', (name, rawMount) => {
+  const mount = (attrs: Attributes) => rawMount(fix(name, attrs));
+
+  it('asks /api/v1/map for its bbox and zoom, and goes loading → ready', async () => {
+    const requests = watchMapRequests();
+    const host = await rawMount(
+      fix(name, { apiBase: api.url, lang: 'en_GB', tileUrl: 'none', center: '52,20', zoom: '5' }),
+    );
+    const states = recordStates(host);
+    await widgetRoot(host);
+    await waitFor(() => expect(stateOf(host)).toBe('ready'));
+    states.stop();
+    expect(states.seen.filter((s) => s !== null)).toEqual(['loading', 'ready']);
+    const [first] = requests();
+    expect(first).toBeDefined();
+    const q = Object.fromEntries(first!.searchParams);
+    expect(Object.keys(q).sort()).toEqual(['bbox', 'zoom']);
+    expect(q.zoom).toBe('5');
+    const [west, south, east, north] = q.bbox!.split(',').map(Number) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    // 800 px at zoom 5 (8192 px around the world) is about 35° of longitude, centred on 20°E.
+    expect(west).toBeLessThan(20);
+    expect(east).toBeGreaterThan(20);
+    expect(east - west).toBeCloseTo((WIDTH / (256 * 2 ** 5)) * 360, 0);
+    expect(south).toBeLessThan(52);
+    expect(north).toBeGreaterThan(52);
+  });
+
+  it('lists the points and clusters of the real API in the list view', async () => {
+    const requests = watchMapRequests();
+    const host = await mount(base());
+    const root = await widgetRoot(host);
+    await waitFor(() => expect(stateOf(host)).toBe('ready'));
+    const answer = await answerFor(requests().at(-1)!);
+    // The seeds at zoom 4: four single points and the two Prague services as one cluster.
+    expect(answer.points.map((p) => p.name).sort()).toEqual([
+      'Кав’ярня «Лісабон»',
+      'Онлайн-школа «Гамбург»',
+      'Перукарня «Калина»',
+    ]);
+    expect(answer.clusters.map((c) => c.count)).toEqual([2]);
+    await waitFor(() => expect(listed(root)).toHaveLength(4));
+    expect(listed(root)).toEqual([
+      ...answer.points.map((p) => `${p.name}${p.category ? ` · ${catEn[p.category]}` : ''}`),
+      '2 services here: zoom in',
+    ]);
+    const ui = within(root);
+    expect(ui.getByRole('status').textContent).toBe('Services in view: 5');
+    expect(ui.getByRole('button', { name: 'Show the map' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    expect(ui.getByRole('link', { name: 'Кав’ярня «Лісабон»' }).getAttribute('href')).toMatch(
+      new RegExp(`/services/${lisbon.id}$`),
+    );
+    expect(root.textContent).not.toContain('Невидимка');
+  });
+
+  it('fires poruch:select when a point is chosen in the list view', async () => {
+    const selected: MapPoint[] = [];
+    const onSelect = (e: Event) => selected.push((e as CustomEvent<MapPoint>).detail);
+    // The link also leads to the profile; the page stays put for the test.
+    const stay = (e: Event) => e.preventDefault();
+    document.addEventListener('poruch:select', onSelect);
+    document.addEventListener('click', stay);
+    try {
+      const host = await mount(base());
+      const root = await widgetRoot(host);
+      await waitFor(() => expect(listed(root)).toHaveLength(4));
+      fireEvent.click(within(root).getByRole('link', { name: 'Кав’ярня «Лісабон»' }));
+      await waitFor(() => expect(selected).toHaveLength(1));
+      expect(selected[0]).toMatchObject({
+        id: lisbon.id,
+        name: 'Кав’ярня «Лісабон»',
+        category: 'food',
+      });
+      expect(selected[0]!.lat).toBeCloseTo(38.7223, 3);
+      expect(selected[0]!.lng).toBeCloseTo(-9.1393, 3);
+      const card = within(root).getByRole('dialog', { hidden: true });
+      expect(card.textContent).toContain('Кав’ярня «Лісабон»');
+      expect(within(card).getByText('Open the profile')).toBeTruthy();
+    } finally {
+      document.removeEventListener('poruch:select', onSelect);
+      document.removeEventListener('click', stay);
+    }
+  });
+
+  it('sends the filters of its attributes and shows only what they match', async () => {
+    const requests = watchMapRequests();
+    const host = await mount(base({ country: 'DE', category: 'food', online: '' }));
+    const root = await widgetRoot(host);
+    await waitFor(() => expect(listed(root)).toEqual(['Онлайн-школа «Гамбург» · Food']));
+    const q = Object.fromEntries(requests().at(-1)!.searchParams);
+    expect(q).toMatchObject({ country: 'DE', category: 'food', online: 'true', zoom: '4' });
+  });
+
+  it('takes the filters property over the attributes, and follows its changes', async () => {
+    const requests = watchMapRequests();
+    let host: HTMLElement;
+    let setFilters: (f: ServiceFilters) => void;
+    if (name === 'React component') {
+      const props = { apiBase: api.url, lang: 'en_GB', tileUrl: 'none', listView: true };
+      const r = render(<PoruchMap {...props} country="PL" filters={{ country: 'CZ' }} />);
+      host = r.container;
+      setFilters = (f) => r.rerender(<PoruchMap {...props} country="PL" filters={f} />);
+    } else {
+      const el = document.createElement('poruch-map') as HTMLElement & {
+        filters?: ServiceFilters;
+      };
+      for (const [k, v] of Object.entries({
+        'api-base': api.url,
+        lang: 'en_GB',
+        'tile-url': 'none',
+        'list-view': '',
+        country: 'PL',
+      }))
+        el.setAttribute(k, v);
+      el.filters = { country: 'CZ' };
+      document.body.append(el);
+      host = el;
+      setFilters = (f) => {
+        el.filters = f;
+      };
+    }
+    const root = await widgetRoot(host);
+    await waitFor(() => expect(listed(root)).toEqual(['2 services here: zoom in']));
+    expect(requests().at(-1)!.searchParams.get('country')).toBe('CZ');
+    setFilters({ country: 'PT', category: 'food' });
+    await waitFor(() => expect(listed(root)).toEqual(['Кав’ярня «Лісабон» · Food']));
+    const q = Object.fromEntries(requests().at(-1)!.searchParams);
+    expect(q).toMatchObject({ country: 'PT', category: 'food' });
+    expect(q.online).toBeUndefined();
+  });
+
+  it('follows poruch:search of its channel only', async () => {
+    const requests = watchMapRequests();
+    const host = await mount(base({ channel: 'west' }));
+    const root = await widgetRoot(host);
+    await waitFor(() => expect(listed(root)).toHaveLength(4));
+    const send = (channel: string, filters: ServiceFilters) =>
+      document.dispatchEvent(new CustomEvent('poruch:search', { detail: { channel, filters } }));
+    send('east', { country: 'PL' });
+    send('west', { country: 'PT' });
+    await waitFor(() => expect(listed(root)).toEqual(['Кав’ярня «Лісабон» · Food']));
+    expect(requests().map((u) => u.searchParams.get('country'))).not.toContain('PL');
+  });
+
+  it('speaks the language of lang', async () => {
+    const host = await mount(base({ lang: 'ua' }));
+    const root = await widgetRoot(host);
+    await waitFor(() => expect(listed(root)).toHaveLength(4));
+    const ui = within(root);
+    expect(ui.getByRole('status').textContent).toBe('Сервісів у полі зору: 5');
+    expect(ui.getByRole('button', { name: 'Показати мапу' })).toBeTruthy();
+    expect(ui.getByRole('button', { name: 'Тут сервісів: 2. Наблизити' })).toBeTruthy();
+    expect(listed(root)).toContain('Кав’ярня «Лісабон» · Їжа');
+    fireEvent.click(ui.getByRole('button', { name: 'Показати мапу' }));
+    await waitFor(() => expect(ui.getByRole('button', { name: 'Показати списком' })).toBeTruthy());
+    expect(root.querySelector('.list')).toBeNull();
+  });
+
+  it('shows a translated error with a retry when the API is down', async () => {
+    const outage = await startOutage();
+    useOrigin(outage.url);
+    const requests = watchMapRequests();
+    try {
+      const host = await mount({ ...base({ lang: 'ua' }), apiBase: outage.url });
+      const root = await widgetRoot(host);
+      await waitFor(() =>
+        expect(within(root).getByRole('alert').textContent).toContain(
+          'Сервіс недоступний: спробуйте пізніше',
+        ),
+      );
+      expect(stateOf(host)).toBe('error');
+      // Not "Loading…": the error state says why.
+      expect(within(root).getByRole('status').textContent).toBe('');
+      const before = requests().length;
+      fireEvent.click(within(root).getByRole('button', { name: 'Спробувати ще раз' }));
+      await waitFor(() => expect(requests().length).toBeGreaterThan(before));
+      expect(requests().at(-1)!.origin).toBe(outage.url);
+      await waitFor(() => expect(within(root).getByRole('alert')).toBeTruthy());
+      // The retried call gets its answer (another 503) before the outage server closes.
+      await fetchSpy!.mock.results.at(-1)!.value;
+      await waitFor(() => expect(stateOf(host)).toBe('error'));
+    } finally {
+      useOrigin(api.url);
+      await outage.close();
+    }
+  });
+});
+
+const catEn: Record<string, string> = {
+  food: 'Food',
+  auto: 'Cars',
+  beauty_and_health: 'Beauty and health',
+};
