@@ -53,6 +53,23 @@ export async function myRoutes(fastify: FastifyInstance) {
     return row.vacancy;
   };
 
+  /** Changes the account's vacancy and keeps its service's have-vacancy flag in step. */
+  const updateVacancy = (
+    request: FastifyRequest,
+    id: string,
+    values: Partial<typeof vacancies.$inferInsert>,
+  ) =>
+    app.db.transaction(async (tx) => {
+      const vacancy = await ownedVacancy(tx, id, request);
+      const [row] = await tx
+        .update(vacancies)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(vacancies.id, vacancy.id))
+        .returning();
+      await syncHaveVacancy(tx, vacancy.serviceId);
+      return vacancyToApi(row!);
+    });
+
   app.addHook('preHandler', app.requireAccount);
 
   app.get(
@@ -224,17 +241,7 @@ export async function myRoutes(fastify: FastifyInstance) {
         response: { 200: vacancySchema },
       },
     },
-    async (request) =>
-      app.db.transaction(async (tx) => {
-        const vacancy = await ownedVacancy(tx, request.params.id, request);
-        const [row] = await tx
-          .update(vacancies)
-          .set({ ...request.body, updatedAt: new Date() })
-          .where(eq(vacancies.id, vacancy.id))
-          .returning();
-        await syncHaveVacancy(tx, vacancy.serviceId);
-        return vacancyToApi(row!);
-      }),
+    async (request) => updateVacancy(request, request.params.id, request.body),
   );
 
   app.put(
@@ -248,17 +255,7 @@ export async function myRoutes(fastify: FastifyInstance) {
         response: { 200: vacancySchema },
       },
     },
-    async (request) =>
-      app.db.transaction(async (tx) => {
-        const vacancy = await ownedVacancy(tx, request.params.id, request);
-        const [row] = await tx
-          .update(vacancies)
-          .set({ isOpen: request.body.isOpen, updatedAt: new Date() })
-          .where(eq(vacancies.id, vacancy.id))
-          .returning();
-        await syncHaveVacancy(tx, vacancy.serviceId);
-        return vacancyToApi(row!);
-      }),
+    async (request) => updateVacancy(request, request.params.id, { isOpen: request.body.isOpen }),
   );
 
   app.delete(
