@@ -287,7 +287,7 @@ describe.each(CASES)('<$tag> embedded on a foreign origin', (c) => {
     // Every control is in the tab order.
     const controls = await tabbables(page, c.tag);
     expect(controls.length).toBeGreaterThan(0);
-    const reached = await reachedByTab(page, controls.length + 12);
+    const reached = await reachedByTab(page, controls.length * 3 + 20);
     expect([...new Set(controls)].filter((k) => !reached.has(k))).toEqual([]);
 
     await c.keyboard(page);
