@@ -1,13 +1,10 @@
+/** Everything in `@poruch/core/lite` (no zod), then the schemas, the client, i18n and the stores. */
+export * from './lite.js';
 export * from './categories.js';
 export * from './errors.js';
-export * from './i18n/locales.js';
 export * from './schemas/index.js';
 export * from './validation.js';
 export {
-  API_PREFIX,
-  ENV_PATH,
-  XSRF_COOKIE,
-  XSRF_HEADER,
   ADMIN_SEARCH_MIN,
   COOKIE_BANNER_HEIGHT,
   MOBILE_BREAKPOINT,
@@ -19,21 +16,6 @@ export {
   COOKIES_MARKETING_KEY,
 } from './constants.js';
 export {
-  COUNTRIES,
-  COUNTRY_CODES,
-  countryNameKey,
-  findByCode,
-  getCountries,
-  FLAG_CODES,
-  hasFlag,
-  FLAG_PLACEHOLDER,
-  flagModuleId,
-  FLAG_BASE_URL,
-  flagUrl,
-  flagClassName,
-} from './countries.js';
-export type { Country } from './countries.js';
-export {
   NETWORK_ERROR_KEY,
   TIMEOUT_ERROR_KEY,
   UNKNOWN_ERROR_KEY,
@@ -42,7 +24,6 @@ export {
   isApiError,
 } from './client/ApiError.js';
 export type { NormalizedError } from './client/ApiError.js';
-export { readCookie } from './client/cookies.js';
 export { STATE_CHANGING_METHODS, SILENT_PATHS, createApiClient } from './client/createApiClient.js';
 export type {
   HttpMethod,
@@ -63,15 +44,6 @@ export { LANGUAGE_OPTIONS } from './i18n/languageOptions.js';
 export { TRANSLATIONS, I18N_NAMESPACE } from './i18n/resources.js';
 export type { TranslationResource } from './i18n/resources.js';
 export { getStoredLocale, storeLocale } from './i18n/storage.js';
-export {
-  toKey,
-  statusTextKey,
-  fieldLabelKey,
-  translateFieldError,
-  MISSING_TRANSLATION_PREFIX,
-  missingTranslation,
-} from './i18n/translate.js';
-export type { Translate } from './i18n/translate.js';
 export {
   createAuthStore,
   selectIsLoggedIn,
