@@ -81,6 +81,16 @@ export const envSchema = z.object({
   RATE_SIGNUP_PER_IP: positiveInt.default(10),
   /** Largest request body in bytes. Defaults to 262144. */
   BODY_LIMIT: positiveInt.default(256 * 1024),
+  /**
+   * Bearer token of GET /metrics (Prometheus). Without it /metrics answers 404 and no metrics are
+   * collected.
+   */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /**
+   * On SIGTERM/SIGINT, the most time in ms to finish in-flight requests and the outbox batch before
+   * the process exits anyway (with code 1). Defaults to 25000 (inside systemd's and Kubernetes' 30 s).
+   */
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(25_000),
   /** Directory of the built site. Defaults to packages/site/dist. */
   SITE_DIR: z.string().optional(),
 });
