@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database } from './db/index.js';
 import type { Env } from './env.js';
@@ -24,6 +24,16 @@ import { vacancyRoutes } from './routes/api/v1/vacancies.js';
 import { envRoutes } from './routes/env.js';
 import { healthRoutes } from './routes/health.js';
 import { sitemapRoutes } from './routes/sitemap.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Every route as registered (method, full url, schema, config): the route table that the
+     * security tests generate their authorisation, CSRF and fuzzing cases from.
+     */
+    routeTable: RouteOptions[];
+  }
+}
 
 export interface AppOptions {
   env: Env;
@@ -53,6 +63,11 @@ export async function buildApp({ env, database }: AppOptions): Promise<FastifyIn
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
+  });
+  const routeTable: RouteOptions[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    routeTable.push(route);
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
