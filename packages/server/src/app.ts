@@ -5,8 +5,11 @@ import type { Env } from './env.js';
 import { authPlugin } from './plugins/auth.js';
 import { databasePlugin } from './plugins/database.js';
 import { docsPlugin } from './plugins/docs.js';
+import { loggerOptions, requestId, type LogDestination } from './logging.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { httpCachePlugin } from './plugins/http-cache.js';
 import { mailPlugin } from './plugins/mail.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { securityPlugin } from './plugins/security.js';
 import { sitePlugin } from './plugins/site.js';
 import { widgetsPlugin } from './plugins/widgets.js';
@@ -38,29 +41,21 @@ declare module 'fastify' {
 export interface AppOptions {
   env: Env;
   database: Database;
+  /** Where log lines go (scrubbed first, see logging.ts). Defaults to stdout. */
+  logStream?: LogDestination;
 }
-
-/** Paths whose values must never reach the log. */
-const REDACT = [
-  'req.headers.cookie',
-  'req.headers.authorization',
-  'req.headers["x-xsrf-token"]',
-  'res.headers["set-cookie"]',
-];
 
 /**
  * Builds the server: infrastructure plugins first, then security and auth, then routes
  * (fastify/demo order). The caller listens and closes.
  */
-export async function buildApp({ env, database }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ env, database, logStream }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
-      level: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
-      redact: { paths: REDACT, censor: '[redacted]' },
-    },
+    logger: loggerOptions(env, logStream),
     bodyLimit: env.BODY_LIMIT,
     trustProxy: env.TRUST_PROXY,
-    genReqId: () => crypto.randomUUID(),
+    // The caller's X-Request-Id when sane, else a UUID; echoed on every answer (docs/operations.md).
+    genReqId: requestId,
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
   });
@@ -71,11 +66,16 @@ export async function buildApp({ env, database }: AppOptions): Promise<FastifyIn
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
 
   await app.register(errorsPlugin);
   await app.register(databasePlugin, { database });
   await app.register(mailPlugin, { env });
   await app.register(securityPlugin, { env });
+  await app.register(httpCachePlugin);
+  await app.register(metricsPlugin, { env });
   await app.register(docsPlugin);
   await app.register(authPlugin, { env });
 

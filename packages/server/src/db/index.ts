@@ -3,6 +3,8 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import { sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -18,8 +20,15 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface Database {
   db: Db;
+  /**
+   * The read replica (DATABASE_READ_URL), a hot standby: public reads only, it may lag the
+   * primary by the replication delay. Absent without a replica.
+   */
+  read?: Db;
   /** `pglite` for the embedded default, `postgres` for a server. */
   kind: 'pglite' | 'postgres';
+  /** The node-postgres pools (PostgreSQL only), for readiness and pool metrics. */
+  pools?: { primary: pg.Pool; read?: pg.Pool };
   close(): Promise<void>;
 }
 
@@ -28,6 +37,14 @@ export interface DatabaseOptions {
   url?: string;
   /** Folder of the embedded database; `memory://` keeps it in memory. */
   dataDir: string;
+  /** PostgreSQL only: a read replica's URL, opened as a second pool (`Database.read`). */
+  readUrl?: string;
+  /** PostgreSQL only: most connections per pool. Defaults to 10. */
+  poolSize?: number;
+  /** Apply pending migrations. Defaults to true. */
+  migrate?: boolean;
+  /** Errors of idle pooled connections (a restarted server); without it they are printed. */
+  onPoolError?: (err: Error, pool: 'primary' | 'read') => void;
 }
 
 /**
@@ -36,10 +53,42 @@ export interface DatabaseOptions {
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const max = options.poolSize ?? 10;
+    const onPoolError =
+      options.onPoolError ??
+      ((err: Error, which: string) =>
+        console.warn(`[poruch] idle ${which} database connection failed: ${err.message}`));
+    const pool = new pg.Pool({ connectionString: options.url, max });
+    // An idle connection dropped by the server (restart, failover) must not crash the process.
+    pool.on('error', (err) => onPoolError(err, 'primary'));
     const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder: MIGRATIONS_DIR });
-    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+    if (options.migrate !== false) await migrateLocked(options.url, db);
+    if (!options.readUrl) {
+      return {
+        db: db as unknown as Db,
+        kind: 'postgres',
+        pools: { primary: pool },
+        close: () => pool.end(),
+      };
+    }
+    // Read-only sessions: a public read that tried to write fails loudly even if the URL
+    // pointed at a primary by mistake.
+    const readPool = new pg.Pool({
+      connectionString: options.readUrl,
+      max,
+      options: '-c default_transaction_read_only=on',
+    });
+    readPool.on('error', (err) => onPoolError(err, 'read'));
+    const read = drizzlePg(readPool, { schema });
+    return {
+      db: db as unknown as Db,
+      read: read as unknown as Db,
+      kind: 'postgres',
+      pools: { primary: pool, read: readPool },
+      close: async () => {
+        await Promise.all([pool.end(), readPool.end()]);
+      },
+    };
   }
   const inMemory = options.dataDir.startsWith('memory://');
   if (!inMemory) await fs.mkdir(path.dirname(options.dataDir), { recursive: true });
@@ -47,6 +96,63 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     extensions: { pg_trgm, unaccent },
   });
   const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
+  if (options.migrate !== false) await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+}
+
+/** Key of the advisory lock that serialises migrations of instances starting together. */
+const MIGRATION_LOCK = 727_841_906_301;
+
+/**
+ * Applies pending migrations while holding a session advisory lock on its own connection, so
+ * several instances starting at once migrate one after the other (the later ones find nothing
+ * to do) instead of racing on the same DDL.
+ */
+async function migrateLocked(url: string, db: ReturnType<typeof drizzlePg<typeof schema>>) {
+  const lock = new pg.Client({ connectionString: url });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migratePg(db, { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    // Ending the session releases the lock whatever happened.
+    await lock.end();
+  }
+}
+
+let migrationFiles: ReturnType<typeof readMigrationFiles> | undefined;
+
+/** Migration state of a database against the migrations this build carries. */
+export interface MigrationStatus {
+  /** Migrations in MIGRATIONS_DIR. */
+  expected: number;
+  /** Of those, how many are not recorded as applied. */
+  pending: number;
+}
+
+/**
+ * Compares the database's migration journal (`drizzle.__drizzle_migrations`) with the migration
+ * files: a migration counts as applied when a row with its timestamp or later exists, which is the
+ * rule drizzle's migrator applies. A missing journal means nothing is applied.
+ */
+export async function migrationStatus(db: Db): Promise<MigrationStatus> {
+  migrationFiles ??= readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR });
+  const files = migrationFiles;
+  const rows = async (query: ReturnType<typeof sql>) =>
+    (
+      (await db.execute(query)) as unknown as {
+        rows: Record<string, string | null>[];
+      }
+    ).rows;
+  const [journal] = await rows(sql`select to_regclass('drizzle.__drizzle_migrations')::text as t`);
+  const last = journal?.t
+    ? Number(
+        (await rows(sql`select max(created_at)::text as last from drizzle.__drizzle_migrations`))[0]
+          ?.last ?? 0,
+      )
+    : 0;
+  return {
+    expected: files.length,
+    pending: files.filter((f) => f.folderMillis > last).length,
+  };
 }

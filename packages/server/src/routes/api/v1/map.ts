@@ -3,12 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { mapQuerySchema, mapResultSchema } from '@poruch/core';
 import { closeMapCache, mapCacheOf } from '../../../map/index.js';
-
-/**
- * Browsers revalidate every time (cheap: the ETag answers 304); a CDN may keep an answer for 30 s,
- * the same order as the cross-instance staleness bound. See docs/map.md.
- */
-const CACHE_CONTROL = 'public, max-age=0, s-maxage=30, stale-while-revalidate=30';
+import { notModified } from '../../../plugins/http-cache.js';
 
 /**
  * Leaflet gives longitudes beyond ±180 once the world has wrapped; the core bbox schema only
@@ -69,9 +64,12 @@ export async function mapRoutes(fastify: FastifyInstance) {
         .update(`${version}|${request.url}`)
         .digest('base64url')
         .slice(0, 22)}"`;
-      reply.header('cache-control', CACHE_CONTROL).header('etag', etag);
-      if (request.headers['if-none-match'] === etag)
+      // Cache-Control comes from the route's policy (plugins/http-cache.ts: browsers revalidate
+      // every time, a CDN keeps an answer 30 s, the cross-instance staleness bound, docs/map.md).
+      // The version-based ETag is known before the query, so a match skips the work.
+      if (notModified(request, reply as FastifyReply, etag)) {
         return (reply as FastifyReply).code(304).send();
+      }
       const result = index.query(bbox, zoom);
       reply.header('x-map-zoom', String(result.zoom));
       return { clusters: result.clusters, points: result.points };

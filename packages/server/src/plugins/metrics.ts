@@ -1,0 +1,148 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import client from 'prom-client';
+import { PoruchError } from '@poruch/core';
+import type { Env } from '../env.js';
+import { PRIVATE } from './http-cache.js';
+
+/** Outbox statuses reported by `poruch_outbox_messages` (sent and cancelled only grow). */
+const OUTBOX_STATUSES = ['queued', 'sending', 'failed'] as const;
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** True when the Authorization header carries the token (compared in constant time). */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return m !== null && timingSafeEqual(digest(m[1]!), digest(token));
+}
+
+/** The PostgreSQL pools behind the app's databases, by name (primary, and a replica if any). */
+function pgPools(app: FastifyInstance): Map<string, pg.Pool> {
+  const pools = new Map<string, pg.Pool>();
+  const clientOf = (db: unknown) => (db as { $client?: unknown } | undefined)?.$client;
+  const primary = clientOf(app.db);
+  if (primary instanceof pg.Pool) pools.set('primary', primary);
+  // Other databases the app holds (a read replica): any drizzle database on a pg pool.
+  for (const [key, value] of Object.entries(app.database as unknown as Record<string, unknown>)) {
+    const c = clientOf(value);
+    if (c instanceof pg.Pool && ![...pools.values()].includes(c)) pools.set(key, c);
+  }
+  return pools;
+}
+
+/**
+ * Prometheus metrics at `GET /metrics`, behind `Authorization: Bearer $METRICS_TOKEN`. Without
+ * the token nothing is collected and the route answers 404; with it, a wrong or missing bearer
+ * answers 401. Metrics (docs/operations.md#logs-and-metrics):
+ * - `http_requests_total` and `http_request_duration_seconds` by method, route pattern, status;
+ * - `poruch_outbox_messages{status}`: queued, sending and failed mails and pushes;
+ * - `poruch_db_pool_connections{pool,state}`: total, idle, waiting and max of each PostgreSQL
+ *   pool; PGlite is one in-process connection (total = max = 1);
+ * - the standard process metrics of prom-client (CPU, memory, event-loop lag, GC, handles).
+ */
+export const metricsPlugin = fp(
+  async (app: FastifyInstance, { env }: { env: Pick<Env, 'METRICS_TOKEN'> }) => {
+    const token = env.METRICS_TOKEN;
+    if (!token) {
+      app.get('/metrics', { config: { cache: PRIVATE }, schema: { hide: true } }, async () => {
+        throw new PoruchError(404, 'not_found');
+      });
+      return;
+    }
+
+    // A registry per app: tests run several servers in one process.
+    const register = new client.Registry();
+    client.collectDefaultMetrics({ register });
+
+    const labelNames = ['method', 'route', 'status'] as const;
+    const requests = new client.Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames,
+      registers: [register],
+    });
+    const duration = new client.Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from receiving a request to sending its answer, by method, route pattern and status',
+      labelNames,
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [register],
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      // The pattern, not the URL: ids and query strings would make a series per request.
+      const labels = {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      };
+      requests.inc(labels);
+      duration.observe(labels, reply.elapsedTime / 1000);
+    });
+
+    new client.Gauge({
+      name: 'poruch_outbox_messages',
+      help: 'Mails and pushes in the outbox by status: queued (waiting), sending (claimed), failed',
+      labelNames: ['status'],
+      registers: [register],
+      async collect() {
+        const result = await app.db.execute(sql`
+          SELECT status, count(*)::int AS n FROM mail_outbox
+          WHERE status IN ('queued', 'sending', 'failed') GROUP BY status`);
+        const rows = (result as unknown as { rows: { status: string; n: number | string }[] }).rows;
+        for (const status of OUTBOX_STATUSES) {
+          const row = rows.find((r) => r.status === status);
+          this.set({ status }, Number(row?.n ?? 0));
+        }
+      },
+    });
+
+    new client.Gauge({
+      name: 'poruch_db_pool_connections',
+      help: 'Database connections per pool: total (open), idle, waiting (queries queued for a connection), max',
+      labelNames: ['pool', 'state'],
+      registers: [register],
+      collect() {
+        this.reset();
+        const pools = pgPools(app);
+        if (pools.size === 0) {
+          // PGlite: one connection inside this process; queries run one at a time.
+          this.set({ pool: 'primary', state: 'total' }, 1);
+          this.set({ pool: 'primary', state: 'max' }, 1);
+          return;
+        }
+        for (const [name, pool] of pools) {
+          this.set({ pool: name, state: 'total' }, pool.totalCount);
+          this.set({ pool: name, state: 'idle' }, pool.idleCount);
+          this.set({ pool: name, state: 'waiting' }, pool.waitingCount);
+          this.set({ pool: name, state: 'max' }, pool.options.max ?? 10);
+        }
+      },
+    });
+
+    new client.Gauge({
+      name: 'poruch_db_info',
+      help: 'The database behind this process (kind: pglite or postgres)',
+      labelNames: ['kind'],
+      registers: [register],
+      collect() {
+        this.set({ kind: app.database.kind }, 1);
+      },
+    });
+
+    app.get(
+      '/metrics',
+      { config: { cache: PRIVATE }, schema: { hide: true } },
+      async (request, reply) => {
+        if (!bearerMatches(request.headers.authorization, token)) {
+          reply.header('www-authenticate', 'Bearer realm="metrics"');
+          throw new PoruchError(401, 'unauthorized');
+        }
+        reply.type(register.contentType);
+        return register.metrics();
+      },
+    );
+  },
+);
