@@ -19,6 +19,24 @@ export const envSchema = z.object({
   DATA_DIR: z.string().optional(),
   /** A PostgreSQL URL switches from the embedded database to a server. */
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * A PostgreSQL URL of a read replica (a streaming hot standby). Public reads (search, map,
+   * profiles, sitemap) go there; everything else stays on DATABASE_URL. Needs DATABASE_URL.
+   */
+  DATABASE_READ_URL: z.string().url().optional(),
+  /** Most connections of each PostgreSQL pool (primary and replica), per process. Defaults to 10. */
+  DATABASE_POOL_SIZE: positiveInt.default(10),
+  /**
+   * Apply pending migrations at start. Defaults to true; instances take a PostgreSQL advisory lock,
+   * so several starting at once migrate one after the other. With false, /readyz answers 503 until
+   * someone else has applied them.
+   */
+  MIGRATE_ON_START: bool.default(true),
+  /**
+   * Redis URL (redis://host:6379/0). Rate limits are then counted in Redis and shared by every
+   * instance; without it each process counts in memory.
+   */
+  REDIS_URL: z.string().url().optional(),
   /** Public URL of the site, used in mails and for CORS. Defaults to http://localhost:PORT. */
   PUBLIC_URL: z.string().url().optional(),
   /** Further origins allowed to make credentialed calls, comma separated. */
@@ -113,6 +131,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new EnvError(`[poruch] invalid environment:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
+  if (env.DATABASE_READ_URL && !env.DATABASE_URL) {
+    throw new EnvError(
+      '[poruch] invalid environment:\n  DATABASE_READ_URL: needs DATABASE_URL (a replica of what?)',
+    );
+  }
   return {
     ...env,
     // pnpm runs scripts inside the package; a relative path means the caller's folder (INIT_CWD).

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
-import { openDatabase } from './db/index.js';
+import { migrationStatus, openDatabase } from './db/index.js';
 import { EnvError, loadEnv } from './env.js';
 import { mapCacheOf } from './map/index.js';
 import { seedDemo } from './seed.js';
@@ -10,10 +10,14 @@ async function main() {
   const env = loadEnv();
   const database = await openDatabase({
     url: env.DATABASE_URL,
+    readUrl: env.DATABASE_READ_URL,
+    poolSize: env.DATABASE_POOL_SIZE,
+    migrate: env.MIGRATE_ON_START,
     dataDir: path.join(env.DATA_DIR, 'db'),
   });
   const app = await buildApp({ env, database });
-  if (env.SEED_DEMO) {
+  // Without MIGRATE_ON_START the schema may not be there yet; /readyz says so, seeding waits.
+  if (env.SEED_DEMO && (await migrationStatus(database.db)).pending === 0) {
     const seeded = await seedDemo(database.db);
     if (seeded) app.log.info({ services: seeded }, 'demo catalogue seeded');
   }
@@ -37,7 +41,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof EnvError) {
+  if (error instanceof EnvError || error instanceof DataDirBusyError) {
     console.error(error.message);
   } else {
     console.error('[poruch] failed to start', error);

@@ -1,7 +1,12 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
 import { PoruchError } from '@poruch/core';
 
-/** Counts hits of a key in a fixed window. The memory store is per process; issue 7 adds Redis. */
+/**
+ * Counts hits of a key in a fixed window. The memory store is per process; the Redis store
+ * (REDIS_URL) is shared by every instance.
+ */
 export interface RateLimitStore {
   /** Adds one hit and answers the count in the current window and when it ends. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
@@ -23,6 +28,125 @@ export function memoryRateLimitStore(): RateLimitStore & { sweep(): void } {
     sweep() {
       const now = Date.now();
       for (const [key, w] of windows) if (w.resetAt <= now) windows.delete(key);
+    },
+  };
+}
+
+/**
+ * One atomic step on the server: INCR the window's counter, start its expiry on the first hit (or
+ * when a counter somehow has none), and answer the count and the milliseconds left. Run as one Lua
+ * script, so two instances hitting the same key at once can neither lose a hit nor leave a counter
+ * that never expires.
+ */
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if count == 1 or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}
+`;
+
+export interface RedisStoreOptions {
+  /** Key prefix, so several deployments can share one Redis. Defaults to `poruch:rl:`. */
+  prefix?: string;
+  /** Longest a hit may wait for Redis before the request goes on without it, in ms. Defaults to 250. */
+  timeoutMs?: number;
+  /** Where the fail-open warnings go (at most one every `warnEveryMs`). */
+  log?: Pick<FastifyBaseLogger, 'warn' | 'info'>;
+  warnEveryMs?: number;
+}
+
+type RedisWithHit = Redis & {
+  poruchHit(key: string, windowMs: number): Promise<[number, number]>;
+};
+
+/**
+ * Hits counted in Redis, shared by every instance. Keys are `prefix + sha256(name:key)`, so no
+ * e-mail address or IP is stored in Redis in the clear.
+ *
+ * Fails open: while Redis cannot answer (down, unreachable, slower than `timeoutMs`), hits are
+ * counted in this process's memory instead, with a logged warning. Requests never fail because of
+ * Redis; the limits then hold per instance (N instances allow up to N times the limit) until Redis
+ * answers again.
+ */
+export function redisRateLimitStore(
+  url: string,
+  options: RedisStoreOptions = {},
+): RateLimitStore & { close(): Promise<void>; readonly redis: Redis; sweep(): void } {
+  const prefix = options.prefix ?? 'poruch:rl:';
+  const timeoutMs = options.timeoutMs ?? 250;
+  const warnEveryMs = options.warnEveryMs ?? 60_000;
+  const redis = new Redis(url, {
+    // Fail fast instead of queueing: a request must not wait for a reconnect.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: timeoutMs,
+    connectTimeout: 2000,
+    // Keep trying to reconnect, backing off to 5 s.
+    retryStrategy: (times) => Math.min(times * 200, 5000),
+    lazyConnect: false,
+  }) as RedisWithHit;
+  redis.defineCommand('poruchHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  let lastWarn = 0;
+  let degraded = false;
+  // Connection errors are reported through hit(); without a listener ioredis would print them.
+  redis.on('error', () => {});
+  redis.on('ready', () => {
+    if (degraded) options.log?.info('rate limits: Redis answers again; limits are shared again');
+    degraded = false;
+  });
+  const fallback = memoryRateLimitStore();
+
+  return {
+    redis,
+    async hit(key, windowMs) {
+      const hashed = prefix + createHash('sha256').update(key).digest('base64url');
+      try {
+        const [count, ttl] = await redis.poruchHit(hashed, windowMs);
+        return { count: Number(count), resetAt: Date.now() + Number(ttl) };
+      } catch (err) {
+        degraded = true;
+        const now = Date.now();
+        if (now - lastWarn >= warnEveryMs) {
+          lastWarn = now;
+          options.log?.warn(
+            { err: { message: (err as Error).message } },
+            'rate limits: Redis unavailable, counting in this process (fail-open)',
+          );
+        }
+        return fallback.hit(key, windowMs);
+      }
+    },
+    sweep: () => fallback.sweep(),
+    async close() {
+      try {
+        await redis.quit();
+      } catch {
+        redis.disconnect();
+      }
+    },
+  };
+}
+
+/**
+ * The store for this process: Redis when REDIS_URL is set, else memory. Sweeps expired memory
+ * windows every minute; close() stops that and the Redis connection.
+ */
+export function createRateLimitStore(
+  redisUrl: string | undefined,
+  log?: RedisStoreOptions['log'],
+): RateLimitStore & { close(): Promise<void> } {
+  const redis = redisUrl ? redisRateLimitStore(redisUrl, { log }) : null;
+  const store = redis ?? memoryRateLimitStore();
+  const sweep = setInterval(() => store.sweep(), 60_000);
+  sweep.unref();
+  return {
+    hit: (key, windowMs) => store.hit(key, windowMs),
+    async close() {
+      clearInterval(sweep);
+      await redis?.close();
     },
   };
 }

@@ -4,7 +4,7 @@ import csrf from '@fastify/csrf-protection';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { memoryRateLimitStore, type RateLimitStore } from '../lib/rate-limiter.js';
+import { createRateLimitStore, type RateLimitStore } from '../lib/rate-limiter.js';
 import type { Env } from '../env.js';
 
 /** Name of the readable cookie the client copies into the anti-forgery header. */
@@ -95,10 +95,9 @@ export const securityPlugin = fp(async (app: FastifyInstance, { env }: { env: En
     },
   });
 
-  const store = memoryRateLimitStore();
-  const sweep = setInterval(() => store.sweep(), 60_000);
-  sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
+  // Shared by every instance through Redis when REDIS_URL is set (fail-open), else in memory.
+  const store = createRateLimitStore(env.REDIS_URL, app.log);
+  app.addHook('onClose', async () => store.close());
   app.decorate('rateLimitStore', store);
 
   await app.register(csrf, {
