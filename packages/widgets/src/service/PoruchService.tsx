@@ -1,3 +1,4 @@
+import type { ServiceProfile as Profile } from '@poruch/core';
 import { reportStyles } from '../report/styles.js';
 import { categoryMessages } from '../shared/messages/categoryMessages.js';
 import { countryNameMessages } from '../shared/messages/countryNameMessages.js';
@@ -28,6 +29,22 @@ export interface PoruchServiceProps extends WidgetBaseProps {
   backHref?: string;
   /** The tab shown first: `services`, `vacancies` or `contacts`. Attribute `tab`. Defaults to `services`. */
   tab?: ProfileTab | string;
+  /**
+   * Each tab's URL (React only). With it the tabs are links that fire `poruch:tab-change`
+   * (`{ serviceId, tab }`, cancelable); without it, ARIA tabs switched in place.
+   */
+  tabHref?: (tab: ProfileTab) => string;
+  /** The service name's heading level: 1 where the profile is the page. Defaults to 2. */
+  headingLevel?: 1 | 2;
+  /**
+   * A single-page app's router (React only): the back link and the tab links call it with their
+   * href instead of loading the page. Defaults to none.
+   */
+  onNavigate?: (href: string) => void;
+  /** Called with the profile once it is loaded (e.g. for the page's title); also `poruch:load`. */
+  onLoad?: (profile: Profile) => void;
+  /** Called when a tab link is followed; also `poruch:tab-change`. */
+  onTabChange?: (detail: { serviceId: string; tab: ProfileTab }) => void;
   /** Called on "Back to list"; also fired as `poruch:back` with `{ serviceId }` (cancelable). */
   onBack?: (detail: { serviceId: string }) => void;
   /** Called when a report from the profile is stored; also `poruch:report-sent`. */
@@ -89,6 +106,9 @@ export function PoruchService(props: PoruchServiceProps) {
           serviceId={props.serviceId}
           backHref={props.backHref}
           tab={isProfileTab(props.tab) ? props.tab : undefined}
+          tabHref={props.tabHref}
+          headingLevel={props.headingLevel}
+          onNavigate={props.onNavigate}
         />
       ) : (
         <MissingServiceId tag="poruch-service" />

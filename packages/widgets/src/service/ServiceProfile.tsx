@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import type { ServiceProfile as Profile } from '@poruch/core';
 import { categoryLabelKey, countryNameKey } from '@poruch/core/lite';
 import { ReportForm } from '../report/ReportForm.js';
@@ -22,40 +22,83 @@ export interface ServiceProfileProps {
   serviceId: string;
   /** Where the back-to-list link goes. Without it the link is a button that only fires `poruch:back`. */
   backHref?: string | undefined;
-  /** The tab shown first. Defaults to `services`. */
+  /** The tab shown (first). Defaults to `services`. A change of it selects that tab. */
   tab?: ProfileTab | undefined;
+  /**
+   * Each tab's URL. With it the tabs are links (`aria-current="page"` on the shown one) that
+   * fire `poruch:tab-change`; a listener's `preventDefault()` stops the link (a single-page app
+   * routes itself). Without it they are ARIA tabs switched in place. Defaults to none.
+   */
+  tabHref?: ((tab: ProfileTab) => string) | undefined;
+  /** The level of the service name's heading: 1 on a page of its own. Defaults to 2. */
+  headingLevel?: 1 | 2 | undefined;
+  /**
+   * A single-page app's router: a click on the back link or a tab link calls it with the href
+   * (as given) instead of loading the page. Defaults to none (the browser follows the link).
+   */
+  onNavigate?: ((href: string) => void) | undefined;
 }
 
 /** The service profile inside a widget shell (`GET services/:id`). */
-export function ServiceProfile({ serviceId, backHref, tab }: ServiceProfileProps) {
-  const { t } = useWidget();
+export function ServiceProfile({
+  serviceId,
+  backHref,
+  tab,
+  tabHref,
+  headingLevel,
+  onNavigate,
+}: ServiceProfileProps) {
+  const { t, emit } = useWidget();
   const { data, error, loading, retry } = useResource<Profile>(
     ({ api }, signal) => api.get(`services/${encodeURIComponent(serviceId)}`, { signal }),
     [serviceId],
   );
+  useEffect(() => {
+    if (data) emit('load', data);
+  }, [data, emit]);
   return (
     <div className="profile" part="profile">
-      <BackLink serviceId={serviceId} href={backHref} />
+      <BackLink serviceId={serviceId} href={backHref} onNavigate={onNavigate} />
       {error ? (
         <ErrorState error={error} onRetry={retry} />
       ) : loading && !data ? (
         <StatusMessage kind="loading" text={t('widget.loading')} />
       ) : data ? (
-        <ProfileBody profile={data} initialTab={tab ?? 'services'} />
+        <ProfileBody
+          profile={data}
+          tab={tab ?? 'services'}
+          tabHref={tabHref}
+          headingLevel={headingLevel ?? 2}
+          onNavigate={onNavigate}
+        />
       ) : null}
     </div>
   );
 }
 
-function BackLink({ serviceId, href }: { serviceId: string; href: string | undefined }) {
+function BackLink({
+  serviceId,
+  href,
+  onNavigate,
+}: {
+  serviceId: string;
+  href: string | undefined;
+  onNavigate: ((href: string) => void) | undefined;
+}) {
   const { t, emit } = useWidget();
   const safe = href ? safeWebHref(new URL(href, location.href).href) : null;
+  // A same-origin path stays as written (`/`), as a single-page app's own links are.
+  const shown = safe && href?.startsWith('/') && !href.startsWith('//') ? href : safe;
   const onClick = (e: MouseEvent) => {
     // A listener that calls preventDefault() handles the navigation itself (a single-page app).
     if (!emit('back', { serviceId }) || !safe) e.preventDefault();
+    else if (onNavigate && !isModified(e)) {
+      e.preventDefault();
+      onNavigate(shown ?? safe);
+    }
   };
   return safe ? (
-    <a className="profile__back" part="back" href={safe} onClick={onClick}>
+    <a className="profile__back" part="back" href={shown ?? safe} onClick={onClick}>
       ← {t('service_profile.back_to_list')}
     </a>
   ) : (
@@ -70,9 +113,28 @@ function BackLink({ serviceId, href }: { serviceId: string; href: string | undef
   );
 }
 
-function ProfileBody({ profile, initialTab }: { profile: Profile; initialTab: ProfileTab }) {
-  const { t, lang, api, siteBase } = useWidget();
-  const [tab, setTab] = useState<string>(initialTab);
+function ProfileBody({
+  profile,
+  tab: wanted,
+  tabHref,
+  headingLevel,
+  onNavigate,
+}: {
+  profile: Profile;
+  tab: ProfileTab;
+  tabHref: ((tab: ProfileTab) => string) | undefined;
+  headingLevel: 1 | 2;
+  onNavigate: ((href: string) => void) | undefined;
+}) {
+  const { t, lang, api, siteBase, emit } = useWidget();
+  const [tab, setTab] = useState<string>(wanted);
+  // The host chose another tab (a route change): show it.
+  const [lastWanted, setLastWanted] = useState(wanted);
+  if (wanted !== lastWanted) {
+    setLastWanted(wanted);
+    setTab(wanted);
+  }
+  const Heading = headingLevel === 1 ? 'h1' : 'h2';
   const [reporting, setReporting] = useState(false);
   const reportButton = useRef<HTMLButtonElement>(null);
   const [used, usedMark] = useConnector(
@@ -97,10 +159,88 @@ function ProfileBody({ profile, initialTab }: { profile: Profile; initialTab: Pr
     setReporting(false);
   };
 
+  const tabs: { id: ProfileTab; label: string; panel: ReactNode }[] = [
+    {
+      id: 'services',
+      label: t('service_profile.tab_services'),
+      panel:
+        primary || secondary ? (
+          <div className="stack">
+            {primary && <p className="profile__text">{primary}</p>}
+            {secondary && (
+              <p className="profile__text muted" lang={lang === 'ua' ? undefined : 'uk'}>
+                {secondary}
+              </p>
+            )}
+          </div>
+        ) : (
+          <p className="muted">{t('service_profile.no_description')}</p>
+        ),
+    },
+    {
+      id: 'vacancies',
+      label: `${t('service_profile.tab_vacancies')} (${profile.vacancies.length})`,
+      panel: profile.vacancies.length ? (
+        <VacancyList items={profile.vacancies} t={t} flagBase={flagBase(siteBase)} />
+      ) : (
+        <p className="muted">{t('vacancies.empty')}</p>
+      ),
+    },
+    {
+      id: 'contacts',
+      label: t('service_profile.tab_contacts'),
+      panel:
+        profile.address || profile.website || profile.phone ? (
+          <dl className="contacts">
+            {profile.address && (
+              <>
+                <dt>{t('service_profile.address')}</dt>
+                <dd>{profile.address}</dd>
+              </>
+            )}
+            {profile.website && (
+              <>
+                <dt>{t('service_profile.website')}</dt>
+                <dd>
+                  {web ? (
+                    <a href={web} target="_blank" rel="noopener noreferrer nofollow" part="link">
+                      {profile.website}
+                    </a>
+                  ) : (
+                    profile.website
+                  )}
+                </dd>
+              </>
+            )}
+            {profile.phone && (
+              <>
+                <dt>{t('service_profile.phone')}</dt>
+                <dd>
+                  {tel ? (
+                    <a href={tel} part="link">
+                      {profile.phone}
+                    </a>
+                  ) : (
+                    profile.phone
+                  )}
+                </dd>
+              </>
+            )}
+            <dt>{t('field.countryCode')}</dt>
+            <dd>
+              <Flag code={profile.countryCode} name={country} base={flagBase(siteBase)} />
+            </dd>
+          </dl>
+        ) : (
+          <p className="muted">{t('service_profile.no_contacts')}</p>
+        ),
+    },
+  ];
+
   return (
     <>
       <header className="profile__head">
-        <h2 part="title">{profile.name}</h2>
+        <Heading part="title">{profile.name}</Heading>
         <p className="profile__meta">
           <Flag code={profile.countryCode} name={country} base={flagBase(siteBase)} />
           {profile.category && <span>{t(categoryLabelKey(profile.category))}</span>}
@@ -131,93 +271,31 @@ function ProfileBody({ profile, initialTab }: { profile: Profile; initialTab: Pr
         )}
       </div>
       {used.error != null && <ErrorState error={used.error} />}
-      <Tabs
-        label={t('service_profile.tabs_label')}
-        selected={tab}
-        onSelect={setTab}
-        tabs={[
-          {
-            id: 'services',
-            label: t('service_profile.tab_services'),
-            panel:
-              primary || secondary ? (
-                <div className="stack">
-                  {primary && <p className="profile__text">{primary}</p>}
-                  {secondary && (
-                    <p className="profile__text muted" lang={lang === 'ua' ? undefined : 'uk'}>
-                      {secondary}
-                    </p>
-                  )}
-                </div>
-              ) : (
-                <p className="muted">{t('service_profile.no_description')}</p>
-              ),
-          },
-          {
-            id: 'vacancies',
-            label: `${t('service_profile.tab_vacancies')} (${profile.vacancies.length})`,
-            panel: profile.vacancies.length ? (
-              <VacancyList items={profile.vacancies} t={t} flagBase={flagBase(siteBase)} />
-            ) : (
-              <p className="muted">{t('vacancies.empty')}</p>
-            ),
-          },
-          {
-            id: 'contacts',
-            label: t('service_profile.tab_contacts'),
-            panel:
-              profile.address || profile.website || profile.phone ? (
-                <dl className="contacts">
-                  {profile.address && (
-                    <>
-                      <dt>{t('service_profile.address')}</dt>
-                      <dd>{profile.address}</dd>
-                    </>
-                  )}
-                  {profile.website && (
-                    <>
-                      <dt>{t('service_profile.website')}</dt>
-                      <dd>
-                        {web ? (
-                          <a
-                            href={web}
-                            target="_blank"
-                            rel="noopener noreferrer nofollow"
-                            part="link"
-                          >
-                            {profile.website}
-                          </a>
-                        ) : (
-                          profile.website
-                        )}
-                      </dd>
-                    </>
-                  )}
-                  {profile.phone && (
-                    <>
-                      <dt>{t('service_profile.phone')}</dt>
-                      <dd>
-                        {tel ? (
-                          <a href={tel} part="link">
-                            {profile.phone}
-                          </a>
-                        ) : (
-                          profile.phone
-                        )}
-                      </dd>
-                    </>
-                  )}
-                  <dt>{t('field.countryCode')}</dt>
-                  <dd>
-                    <Flag code={profile.countryCode} name={country} base={flagBase(siteBase)} />
-                  </dd>
-                </dl>
-              ) : (
-                <p className="muted">{t('service_profile.no_contacts')}</p>
-              ),
-          },
-        ]}
-      />
+      {tabHref ? (
+        <LinkTabs
+          label={t('service_profile.tabs_label')}
+          selected={tab}
+          tabs={tabs}
+          href={tabHref}
+          onFollow={(id) => {
+            // A listener that calls preventDefault() routes itself; the tab shows at once.
+            const go = emit('tab-change', { serviceId: profile.id, tab: id });
+            setTab(id);
+            if (go && onNavigate) {
+              onNavigate(tabHref(id));
+              return false;
+            }
+            return go;
+          }}
+        />
+      ) : (
+        <Tabs
+          label={t('service_profile.tabs_label')}
+          selected={tab}
+          onSelect={setTab}
+          tabs={tabs}
+        />
+      )}
       <div className="report-box">
         {reporting ? (
           <ReportForm serviceId={profile.id} onCancel={closeReport} autoFocus />
@@ -237,6 +315,53 @@ function ProfileBody({ profile, initialTab }: { profile: Profile; initialTab: Pr
     </>
   );
 }
+
+/**
+ * The tabs as links (the host gives each tab a URL): a navigation list with the shown tab
+ * marked `aria-current="page"`, and its panel under it.
+ */
+function LinkTabs(props: {
+  label: string;
+  selected: string;
+  tabs: readonly { id: ProfileTab; label: string; panel: ReactNode }[];
+  href: (tab: ProfileTab) => string;
+  /** Returns false when the host handles the navigation. */
+  onFollow: (tab: ProfileTab) => boolean;
+}) {
+  const { label, selected, tabs, href, onFollow } = props;
+  const shown = tabs.find((x) => x.id === selected) ?? tabs[0]!;
+  return (
+    <div className="tabs">
+      <nav aria-label={label}>
+        <ul className="tabs__list tabs__list--links" part="tablist">
+          {tabs.map((x) => (
+            <li key={x.id}>
+              <a
+                href={href(x.id)}
+                className="tabs__tab"
+                aria-current={x.id === shown.id ? 'page' : undefined}
+                part={x.id === shown.id ? 'tab tab-selected' : 'tab'}
+                onClick={(e) => {
+                  if (isModified(e)) return;
+                  if (!onFollow(x.id)) e.preventDefault();
+                }}
+              >
+                {x.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <section className="tabs__panel" part="tabpanel" aria-label={shown.label}>
+        {shown.panel}
+      </section>
+    </div>
+  );
+}
+
+/** A click that opens a new tab or window: left to the browser. */
+const isModified = (e: MouseEvent) =>
+  e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || e.button !== 0;
 
 /** Re-exported for the element's attribute parser. */
 export const isProfileTab = (v: unknown): v is ProfileTab =>

@@ -10,7 +10,9 @@ export const serviceStyles = /* css */ `
   font: inherit; font-weight: 600; color: var(--_muted); background: none; cursor: pointer;
   border: none; border-bottom: 3px solid transparent; padding: 10px 14px; min-height: 44px;
 }
-.tabs__tab[aria-selected="true"] { color: var(--_primary); border-bottom-color: var(--_primary); }
+.tabs__list--links { list-style: none; margin: 0; padding: 0; }
+.tabs__list--links .tabs__tab { display: inline-flex !important; align-items: center; text-decoration: none; white-space: nowrap; }
+.tabs__tab[aria-selected="true"], .tabs__tab[aria-current="page"] { color: var(--_primary); border-bottom-color: var(--_primary); }
 /* Inside: the list scrolls sideways (overflow-x), which would clip a ring drawn outside the tab. */
 .tabs__tab:focus-visible { outline-offset: -3px; }
 .tabs__panel { padding: var(--_space) 0; }
@@ -18,7 +20,7 @@ export const serviceStyles = /* css */ `
 .contacts { display: grid !important; grid-template-columns: max-content 1fr; gap: 8px 16px; margin: 0; }
 .contacts dt { font-weight: 600; }
 .contacts dd { margin: 0; overflow-wrap: anywhere; }
-@media (max-width: 480px) { .contacts { grid-template-columns: 1fr; } .contacts dd { margin-bottom: 6px; } }
+@media (max-width: 480px) { .contacts { grid-template-columns: 1fr; } .contacts dd { margin-bottom: 6px; } .tabs__tab { padding: 10px 8px; } }
 .vacancy-list { display: grid !important; gap: var(--_space); }
 .vacancy { display: flex !important; flex-direction: column; gap: 6px; }
 .vacancy__head { display: flex !important; justify-content: space-between; align-items: baseline; gap: 8px; flex-wrap: wrap; }
