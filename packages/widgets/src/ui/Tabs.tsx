@@ -18,6 +18,10 @@ export interface TabsProps {
 /**
  * An accessible tab list (WAI-ARIA tabs pattern): arrow keys move between tabs and select
  * them, Home and End go to the first and last, only the selected tab is in the tab order.
+ *
+ * Exactly one tab is in the tab order from the first render on: an unknown `selected` falls
+ * back to the first tab. The keys move from the tab that has the focus (the key's target), so
+ * a key pressed before the last selection has rendered still goes to the right neighbour.
  */
 export function Tabs({ tabs, selected, onSelect, label }: TabsProps) {
   const id = useId();
@@ -26,14 +30,17 @@ export function Tabs({ tabs, selected, onSelect, label }: TabsProps) {
     0,
     tabs.findIndex((t) => t.id === selected),
   );
+  const current = tabs[index]?.id;
 
   const onKeyDown = (e: KeyboardEvent) => {
     const last = tabs.length - 1;
+    const at = tabs.findIndex((t) => refs.current[t.id] === e.target);
+    const from = at < 0 ? index : at;
     const next =
       e.key === 'ArrowRight'
-        ? (index + 1) % tabs.length
+        ? (from + 1) % tabs.length
         : e.key === 'ArrowLeft'
-          ? (index - 1 + tabs.length) % tabs.length
+          ? (from - 1 + tabs.length) % tabs.length
           : e.key === 'Home'
             ? 0
             : e.key === 'End'
@@ -64,11 +71,11 @@ export function Tabs({ tabs, selected, onSelect, label }: TabsProps) {
             type="button"
             role="tab"
             id={`${id}-tab-${tab.id}`}
-            aria-selected={tab.id === selected}
+            aria-selected={tab.id === current}
             aria-controls={`${id}-panel-${tab.id}`}
-            tabIndex={tab.id === selected ? 0 : -1}
+            tabIndex={tab.id === current ? 0 : -1}
             className="tabs__tab"
-            part={tab.id === selected ? 'tab tab-selected' : 'tab'}
+            part={tab.id === current ? 'tab tab-selected' : 'tab'}
             onClick={() => onSelect(tab.id)}
           >
             {tab.label}
@@ -81,12 +88,12 @@ export function Tabs({ tabs, selected, onSelect, label }: TabsProps) {
           role="tabpanel"
           id={`${id}-panel-${tab.id}`}
           aria-labelledby={`${id}-tab-${tab.id}`}
-          hidden={tab.id !== selected}
+          hidden={tab.id !== current}
           tabIndex={0}
           className="tabs__panel"
           part="tabpanel"
         >
-          {tab.id === selected && tab.panel}
+          {tab.id === current && tab.panel}
         </div>
       ))}
     </div>
