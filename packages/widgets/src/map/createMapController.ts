@@ -51,6 +51,23 @@ const onActivate = (action: () => void) => (e: L.LeafletEvent) => {
 const clusterSize = (count: number) =>
   count < 10 ? 32 : count < 100 ? 38 : count < 1000 ? 44 : 52;
 
+/** What a drawn marker shows; the same key on the next answer keeps the marker (and its focus). */
+const clusterKey = (c: MapCluster) => `c|${c.id}|${c.lat}|${c.lng}|${c.count}`;
+const pointKey = (p: MapPoint) => `p|${p.id}|${p.lat}|${p.lng}|${p.name}`;
+
+/** True when `el` holds the focus, in the document or in the shadow root it lives in. */
+const hasFocus = (el: Element | undefined): boolean => {
+  if (!el) return false;
+  const root = el.getRootNode() as Document | ShadowRoot;
+  return root.activeElement === el;
+};
+
+/** A drawn marker and the item it stands for (kept current: handlers read it on use). */
+interface Drawn<T> {
+  marker: L.Marker;
+  item: T;
+}
+
 /**
  * The map's logic, without React: a Leaflet map with the offline base layer of country
  * shapes, optional tiles, and the server's clusters and points for the visible box. Moves are
@@ -61,6 +78,8 @@ export class MapController {
   readonly map: L.Map;
   private readonly options: MapControllerOptions;
   private readonly markers = L.layerGroup();
+  /** The markers on the map by key, so a redraw keeps those that stay (and the focus in one). */
+  private drawn = new Map<string, Drawn<MapCluster> | Drawn<MapPoint>>();
   private filters: ServiceFilters = {};
   private timer: ReturnType<typeof setTimeout> | undefined;
   private request: AbortController | undefined;
@@ -155,10 +174,57 @@ export class MapController {
       );
   }
 
+  /**
+   * Draws an answer over the last one. Markers whose cluster or point is still there stay as
+   * they are (the same DOM element, so a focused marker keeps the focus); only the others are
+   * removed or added. When the focused marker goes (its cluster split, say), the focus moves to
+   * the nearest new marker, else to the map, never back to the page's start.
+   */
   private draw(data: MapResult) {
-    this.markers.clearLayers();
-    for (const c of data.clusters) this.markers.addLayer(this.clusterMarker(c));
-    for (const p of data.points) this.markers.addLayer(this.pointMarker(p));
+    const next = new Map<string, MapCluster | MapPoint>();
+    for (const c of data.clusters) next.set(clusterKey(c), c);
+    for (const p of data.points) next.set(pointKey(p), p);
+
+    let lostFocusAt: L.LatLng | undefined;
+    for (const [key, d] of this.drawn) {
+      if (next.has(key)) continue;
+      if (hasFocus(d.marker.getElement())) lostFocusAt = d.marker.getLatLng();
+      this.markers.removeLayer(d.marker);
+      this.drawn.delete(key);
+    }
+    const added: L.Marker[] = [];
+    for (const [key, item] of next) {
+      const kept = this.drawn.get(key);
+      if (kept) {
+        kept.item = item;
+        continue;
+      }
+      const d = key.startsWith('c|')
+        ? this.clusterMarker(item as MapCluster)
+        : this.pointMarker(item as MapPoint);
+      this.drawn.set(key, d);
+      this.markers.addLayer(d.marker);
+      added.push(d.marker);
+    }
+    if (lostFocusAt) this.refocus(lostFocusAt, added);
+  }
+
+  /** Gives the focus that a removed marker at `at` held to the nearest new marker, or the map. */
+  private refocus(at: L.LatLng, candidates: L.Marker[]) {
+    const from = this.map.latLngToLayerPoint(at);
+    let best: HTMLElement | undefined;
+    let bestDistance = Infinity;
+    for (const m of candidates) {
+      const el = m.getElement();
+      if (!el) continue;
+      const distance = from.distanceTo(this.map.latLngToLayerPoint(m.getLatLng()));
+      if (distance < bestDistance) {
+        best = el;
+        bestDistance = distance;
+      }
+    }
+    // preventScroll: focus must not scroll the map's overflow-hidden box or the page.
+    (best ?? this.map.getContainer()).focus({ preventScroll: true });
   }
 
   /** Zooms to where a cluster splits (its expansionZoom), centred on it. */
@@ -167,52 +233,70 @@ export class MapController {
     this.map.setView([c.lat, c.lng], zoom);
   }
 
-  private clusterMarker(c: MapCluster) {
+  /**
+   * A marker the keyboard reaches (role="button", Enter or Space). `autoPanOnFocus` is off:
+   * Leaflet would pan the map to a marker near the edge when Tab reaches it, and the pan loads
+   * and redraws the markers under the keyboard's feet.
+   */
+  private marker(latlng: L.LatLngExpression, icon: L.DivIcon, label: string) {
+    return L.marker(latlng, {
+      icon,
+      title: label,
+      alt: label,
+      keyboard: true,
+      autoPanOnFocus: false,
+    });
+  }
+
+  private clusterMarker(c: MapCluster): Drawn<MapCluster> {
     const size = clusterSize(c.count);
-    const label = this.options.labels.cluster(c.count);
-    return L.marker([c.lat, c.lng], {
-      icon: L.divIcon({
+    const marker = this.marker(
+      [c.lat, c.lng],
+      L.divIcon({
         className: 'poruch-cluster',
         html: `<span part="cluster">${c.count}</span>`,
         iconSize: [size, size],
       }),
-      title: label,
-      alt: label,
-      keyboard: true,
-    })
-      .on('click', () => this.zoomInto(c))
+      this.options.labels.cluster(c.count),
+    );
+    const d: Drawn<MapCluster> = { marker, item: c };
+    marker
+      .on('click', () => this.zoomInto(d.item))
       .on(
         'keydown',
-        onActivate(() => this.zoomInto(c)),
+        onActivate(() => this.zoomInto(d.item)),
       );
+    return d;
   }
 
-  private pointMarker(p: MapPoint) {
-    const m = L.marker([p.lat, p.lng], {
-      icon: L.divIcon({
+  private pointMarker(p: MapPoint): Drawn<MapPoint> {
+    const marker = this.marker(
+      [p.lat, p.lng],
+      L.divIcon({
         className: 'poruch-point',
         html: '<span part="point"></span>',
         iconSize: [22, 22],
         iconAnchor: [11, 22],
       }),
-      title: p.name,
-      alt: p.name,
-      keyboard: true,
-    })
-      .on('click', () => this.options.onPointClick(p))
+      p.name,
+    );
+    const d: Drawn<MapPoint> = { marker, item: p };
+    marker
+      .on('click', () => this.options.onPointClick(d.item))
       .on(
         'keydown',
-        onActivate(() => this.options.onPointClick(p)),
+        onActivate(() => this.options.onPointClick(d.item)),
       );
     // Leaflet names the icon by `title`; an explicit label reads better in screen readers.
-    m.on('add', () => m.getElement()?.setAttribute('aria-label', p.name));
-    return m;
+    marker.on('add', () => marker.getElement()?.setAttribute('aria-label', p.name));
+    return d;
   }
 
   destroy() {
     clearTimeout(this.timer);
     this.request?.abort();
     this.map.off('moveend', this.onMove);
+    this.drawn.clear();
     this.map.remove();
     MapController.live -= 1;
   }
