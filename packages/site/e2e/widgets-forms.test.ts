@@ -90,10 +90,9 @@ describe('<poruch-report> on a foreign origin', () => {
     await expect
       .poll(() => report.locator('[part~="status-success"]').textContent())
       .toContain(ua('success.report_sent'));
-    expect(await page.evaluate(() => (window as unknown as { __sent: unknown }).__sent)).toEqual({
-      serviceId: service.id,
-      reportId: id,
-    });
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __sent: unknown }).__sent))
+      .toEqual({ serviceId: service.id, reportId: id });
     expect((await tracked.fetches()).every((f) => f.credentials === 'omit')).toBe(true);
     expect(tracked.apiRequests.every((r) => !r.cookie)).toBe(true);
     await screenshot(page, 'widgets-report-sent');
@@ -125,13 +124,20 @@ describe('<poruch-service> on a foreign origin', () => {
     const profile = root(page, 'poruch-service');
     await expect.poll(() => profile.locator('[part~="title"]').textContent()).toBe(service.name);
 
-    // Tabs: arrows move the selection and the focus, Home and End go to the ends.
+    // Tabs: arrows move the selection and the focus, Home and End go to the ends. Keys are
+    // pressed only once the tab list has settled: three tabs, the first selected and the only
+    // one in the tab order, and the focus on it.
     const tabs = profile.locator('[role="tab"]');
-    expect(await tabs.count()).toBe(3);
+    await expect.poll(() => tabs.count()).toBe(3);
+    await expect
+      .poll(() => tabs.evaluateAll((all) => all.map((t) => (t as HTMLElement).tabIndex)))
+      .toEqual([0, -1, -1]);
+    expect(await tabs.first().getAttribute('aria-selected')).toBe('true');
     await tabs.first().focus();
+    await expect.poll(() => focused(page)).toContain(ua('service_profile.tab_services'));
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => tabs.nth(1).getAttribute('aria-selected')).toBe('true');
-    expect(await focused(page)).toContain(ua('service_profile.tab_vacancies'));
+    await expect.poll(() => focused(page)).toContain(ua('service_profile.tab_vacancies'));
     await expect.poll(() => profile.locator('[part~="vacancy"]').count()).toBeGreaterThan(0);
     await page.keyboard.press('End');
     await expect.poll(() => tabs.nth(2).getAttribute('aria-selected')).toBe('true');
@@ -169,7 +175,8 @@ describe('<poruch-service> on a foreign origin', () => {
     // The report button opens the form in place; cancel gives the focus back.
     await profile.locator('[part~="report-button"]').click();
     await expect.poll(() => profile.locator('form[part~="form"]').count()).toBe(1);
-    expect(await focused(page)).toContain(ua('report_form.title'));
+    // The form takes the focus in an effect, a frame after it appears.
+    await expect.poll(() => focused(page)).toContain(ua('report_form.title'));
     await profile.getByRole('button', { name: ua('common.cancel') }).click();
     await expect.poll(() => focused(page)).toContain(ua('report_form.open'));
 
@@ -218,8 +225,11 @@ describe('<poruch-service> on a foreign origin', () => {
       ),
     );
     await waitForState(page, 'poruch-service');
+    // The button first (waited for), so the link's absence is read from a rendered profile.
+    await expect
+      .poll(() => root(page, 'poruch-service').locator('button[part~="back"]').count())
+      .toBe(1);
     expect(await root(page, 'poruch-service').locator('a[part~="back"]').count()).toBe(0);
-    expect(await root(page, 'poruch-service').locator('button[part~="back"]').count()).toBe(1);
     await context.close();
   });
 });
