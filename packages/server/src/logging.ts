@@ -96,6 +96,44 @@ export function scrubbingStream(target?: LogDestination): LogDestination {
   return { write: (line: string) => out.write(scrubLine(line)) };
 }
 
+interface ErrorLike {
+  name?: string;
+  message?: string;
+  stack?: string;
+  code?: unknown;
+  statusCode?: unknown;
+  severity?: unknown;
+  constraint?: unknown;
+  table?: unknown;
+  column?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * An error for the log, with only what cannot carry user data: type, code, status, a message
+ * without the statement's parameters (drizzle appends them) or, for a PostgreSQL error, without the
+ * quoted values it cites (`invalid input syntax for type integer: "…"`), the constraint, table and
+ * column names, the stack frames, and the cause the same way. Never `detail` (`Key (email)=(…)`).
+ */
+export function serializeError(error: unknown, depth = 0): Record<string, unknown> {
+  if (!error || typeof error !== 'object') return { message: String(error) };
+  const e = error as ErrorLike;
+  const fromDatabase = typeof e.severity === 'string';
+  let message = String(e.message ?? '').replace(/\nparams: [\s\S]*$/, '\nparams: [redacted]');
+  if (fromDatabase) message = message.replace(/"[^"]*"/g, '"[redacted]"');
+  const frames = (e.stack ?? '')
+    .split('\n')
+    .filter((line) => /^\s+at /.test(line))
+    .join('\n');
+  const out: Record<string, unknown> = { type: e.name ?? 'Error', message };
+  for (const key of ['code', 'statusCode', 'constraint', 'table', 'column'] as const) {
+    if (e[key] !== undefined) out[key] = e[key];
+  }
+  if (frames) out.stack = frames;
+  if (e.cause && depth < 3) out.cause = serializeError(e.cause, depth + 1);
+  return out;
+}
+
 /** A sane incoming request id: 1 to 128 characters of letters, digits and `._:-`. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -121,6 +159,8 @@ export function loggerOptions(
     level: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
+      err: serializeError,
+      error: serializeError,
       req: (request: FastifyRequest) => ({
         method: request.method,
         url: safeUrl(request.url),
