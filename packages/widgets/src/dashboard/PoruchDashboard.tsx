@@ -1,5 +1,6 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Service, Vacancy } from '@poruch/core';
+import { categoryLabelKey, countryNameKey } from '@poruch/core/lite';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useWidget, WidgetContext } from '../shared/WidgetContext.js';
 import { categoryMessages } from '../shared/messages/categoryMessages.js';
@@ -14,6 +15,7 @@ import { serviceProfileMessages } from '../shared/messages/serviceProfileMessage
 import { successMessages } from '../shared/messages/successMessages.js';
 import { vacanciesMessages } from '../shared/messages/vacanciesMessages.js';
 import { validationMessages } from '../shared/messages/validationMessages.js';
+import type { WidgetApi } from '../shared/createWidgetApi.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import { useConnector } from '../useConnector.js';
 import { baseStyles } from '../ui/baseStyles.js';
@@ -24,9 +26,43 @@ import { createDashboard, type Dashboard } from './createDashboard.js';
 import { createCredentialedApi } from './credentialedApi.js';
 import { dashboardMessages } from './dashboardMessages.js';
 import { dashboardStyles } from './styles.js';
-import { VacancyEditor } from './VacancyEditor.js';
+import { ConfirmButton } from './ConfirmButton.js';
+import { DashboardOptionsContext, useDashboardOptions, type ConfirmFn } from './options.js';
+import { ServiceVacancies } from './ServiceVacancies.js';
 
-export type PoruchDashboardProps = WidgetBaseProps;
+/** Which part of the dashboard is shown. */
+export type DashboardView = 'all' | 'services' | 'vacancies' | 'add-service';
+
+export interface PoruchDashboardProps extends WidgetBaseProps {
+  /**
+   * What it shows (React only; the element shows `all`):
+   * - `all`: the services, each with its vacancies, and the add form (the default);
+   * - `services`: the service cards only, for a host with its own heading and pages;
+   * - `vacancies`: one service's vacancies (`serviceId`);
+   * - `add-service`: the add form alone.
+   */
+  view?: DashboardView;
+  /** The service of the `vacancies` view. */
+  serviceId?: string;
+  /**
+   * The API client (React only). Defaults to one at `apiBase` that sends the session cookie and
+   * the `x-xsrf-token` header.
+   */
+  api?: WidgetApi;
+  /** Extra actions on each service card, e.g. the host's own edit link (React only). */
+  renderServiceActions?: (service: Service) => ReactNode;
+  /** Asks before a deletion (React only), e.g. the host's dialog. Defaults to asking in place. */
+  confirm?: ConfirmFn;
+  /**
+   * Called with each success message key (`success.*`); also `poruch:notice`. With it the
+   * widget leaves the message to the host (a toast) and shows none itself.
+   */
+  onNotice?: (detail: { key: string }) => void;
+  /** Called with a service just created by the add form; also `poruch:service-created`. */
+  onServiceCreated?: (service: Service) => void;
+  /** Called when the add form is cancelled (`add-service` view); also `poruch:cancel`. */
+  onCancel?: (detail: null) => void;
+}
 
 /** The `part`s of `<poruch-dashboard>`. */
 export const DASHBOARD_PARTS = [
@@ -35,6 +71,7 @@ export const DASHBOARD_PARTS = [
   'service',
   'service-form',
   'vacancy-form',
+  'vacancy',
   'login-link',
 ] as const;
 
@@ -58,9 +95,15 @@ const DASHBOARD_MESSAGES = [
 /**
  * `<poruch-dashboard>` as a React component: a logged-in partner's services and vacancies.
  * Only on the site's own origin, where the session cookie is first-party; embedded on another
- * origin it links to the site's login and dashboard instead and calls nothing.
+ * origin it links to the site's login and dashboard instead and calls nothing. The site shows
+ * its parts (`view`) inside its own pages.
  */
 export function PoruchDashboard(props: PoruchDashboardProps) {
+  const { renderServiceActions, confirm, onNotice } = props;
+  const options = useMemo(
+    () => ({ renderServiceActions, confirm, hostNotices: !!onNotice }),
+    [renderServiceActions, confirm, onNotice],
+  );
   return (
     <WidgetShell
       {...props}
@@ -69,23 +112,34 @@ export function PoruchDashboard(props: PoruchDashboardProps) {
       handlers={props}
       messages={DASHBOARD_MESSAGES}
     >
-      <DashboardRoot />
+      <DashboardOptionsContext.Provider value={options}>
+        <DashboardRoot view={props.view ?? 'all'} serviceId={props.serviceId} api={props.api} />
+      </DashboardOptionsContext.Provider>
     </WidgetShell>
   );
 }
 
-function DashboardRoot() {
+function DashboardRoot(props: {
+  view: DashboardView;
+  serviceId: string | undefined;
+  api: WidgetApi | undefined;
+}) {
   const ctx = useWidget();
+  const injected = props.api;
   const value = useMemo(
     () => ({
       ...ctx,
-      api: createCredentialedApi(ctx.siteBase),
+      api: injected ?? createCredentialedApi(ctx.siteBase),
     }),
-    [ctx],
+    [ctx, injected],
   );
   return (
     <WidgetContext.Provider value={value}>
-      {ctx.embedded ? <SiteLinks /> : <OwnDashboard />}
+      {ctx.embedded && !injected ? (
+        <SiteLinks />
+      ) : (
+        <OwnDashboard view={props.view} serviceId={props.serviceId} />
+      )}
     </WidgetContext.Provider>
   );
 }
@@ -114,52 +168,91 @@ function SiteLinks() {
   );
 }
 
-function OwnDashboard() {
-  const { api, t, lang, setState } = useWidget();
+function OwnDashboard({ view, serviceId }: { view: DashboardView; serviceId: string | undefined }) {
+  const { api, t, lang, setState, emit } = useWidget();
+  const { hostNotices } = useDashboardOptions();
   const [state, dashboard] = useConnector(() => createDashboard(api), [api]);
-  const [adding, setAdding] = useState(false);
+  const [adding, setAdding] = useState(view === 'add-service');
 
   useEffect(() => {
-    void dashboard.load();
-  }, [dashboard]);
+    if (view === 'add-service') setState('ready');
+    else if (view === 'vacancies' && serviceId) void dashboard.loadVacancies(serviceId, true);
+    else void dashboard.load();
+  }, [dashboard, view, serviceId, setState]);
   useEffect(() => {
+    if (view === 'add-service') return;
     if (state.status === 'logged-out') setState('ready');
     else setState(state.status === 'error' ? 'error' : state.status, state.error ?? undefined);
-  }, [state.status, state.error, setState]);
+  }, [view, state.status, state.error, setState]);
+  useEffect(() => {
+    if (state.notice) emit('notice', { key: state.notice });
+  }, [state.notice, state.noticeSeq, emit]);
 
+  const notice = !hostNotices && state.notice && (
+    <p className="notice" role="status">
+      {t(state.notice)}
+    </p>
+  );
+  const addForm = (
+    <AddServiceForm
+      api={api}
+      t={t}
+      lang={lang}
+      onCancel={() => {
+        setAdding(false);
+        emit('cancel', null);
+      }}
+      onCreated={(s) => {
+        dashboard.added(s);
+        setAdding(false);
+        emit('service-created', s);
+      }}
+    />
+  );
+
+  if (view === 'add-service') return addForm;
   if (state.status === 'logged-out') return <SiteLinks />;
   if (state.status === 'loading')
     return <StatusMessage kind="loading" text={t('widget.loading')} />;
-  if (state.status === 'error' && !state.services.length)
+  if (state.status === 'error' && !state.services.length && view !== 'vacancies')
     return <ErrorState error={state.error} onRetry={() => void dashboard.load()} />;
+
+  if (view === 'vacancies') {
+    const id = serviceId ?? '';
+    const list = state.vacancies[id];
+    if (state.status === 'error' && !list)
+      return (
+        <ErrorState error={state.error} onRetry={() => void dashboard.loadVacancies(id, true)} />
+      );
+    return (
+      <div className="dashboard" part="dashboard">
+        {notice}
+        {state.error != null && <ErrorState error={state.error} />}
+        <ServiceVacancies
+          service={{ id, name: '' }}
+          vacancies={list}
+          dashboard={dashboard}
+          nameLevel={3}
+        />
+      </div>
+    );
+  }
 
   return (
     <div className="dashboard" part="dashboard">
-      <h2>{t('my_services.title')}</h2>
-      {state.notice && (
-        <p className="notice" role="status">
-          {t(state.notice)}
-        </p>
-      )}
+      {view === 'all' && <h2>{t('my_services.title')}</h2>}
+      {notice}
       {state.error != null && <ErrorState error={state.error} />}
-      {adding ? (
-        <AddServiceForm
-          api={api}
-          t={t}
-          lang={lang}
-          onCancel={() => setAdding(false)}
-          onCreated={(s) => {
-            dashboard.added(s);
-            setAdding(false);
-          }}
-        />
-      ) : (
-        <p>
-          <button type="button" className="button" part="button" onClick={() => setAdding(true)}>
-            {t('my_services.add_service')}
-          </button>
-        </p>
-      )}
+      {view === 'all' &&
+        (adding ? (
+          addForm
+        ) : (
+          <p>
+            <button type="button" className="button" part="button" onClick={() => setAdding(true)}>
+              {t('my_services.add_service')}
+            </button>
+          </p>
+        ))}
       {state.services.length === 0 ? (
         <StatusMessage kind="empty" text={t('my_services.empty')} />
       ) : (
@@ -170,6 +263,7 @@ function OwnDashboard() {
               service={s}
               vacancies={state.vacancies[s.id]}
               dashboard={dashboard}
+              withVacancies={view === 'all'}
             />
           ))}
         </ul>
@@ -182,26 +276,35 @@ function ServiceCard(props: {
   service: Service;
   vacancies: Vacancy[] | undefined;
   dashboard: Dashboard;
+  /** Shows the vacancies button opening them in the card. */
+  withVacancies: boolean;
 }) {
-  const { service, vacancies, dashboard } = props;
+  const { service, vacancies, dashboard, withVacancies } = props;
   const { t } = useWidget();
+  const { renderServiceActions } = useDashboardOptions();
   const [open, setOpen] = useState(false);
-  const [editing, setEditing] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState<string | null>(null);
   return (
-    <li className="card" part="service">
+    <li className="card" part="service" data-service-id={service.id}>
       <div className="service__head">
         <h3>{service.name}</h3>
         <span className={`badge badge--${service.status}`}>
           {t('my_services.status')}: {t(`service_status.${service.status}`)}
         </span>
       </div>
+      <p className="muted">
+        {t(countryNameKey(service.countryCode))}
+        {service.address && ` · ${service.address}`}
+        {service.category && ` · ${t(categoryLabelKey(service.category))}`}
+        {' · '}
+        {t(service.showOnMap ? 'my_services.on_map' : 'my_services.not_on_map')}
+      </p>
       {service.status === 'declined' && service.declineReason && (
         <p className="field__error">
           {t('my_services.declined_reason', { reason: service.declineReason })}
         </p>
       )}
       <div className="service__actions">
+        {renderServiceActions?.(service)}
         <button
           type="button"
           className="button button--secondary"
@@ -210,128 +313,30 @@ function ServiceCard(props: {
         >
           {t(service.showOnMap ? 'my_services.hide_from_map' : 'my_services.show_on_map')}
         </button>
-        <button
-          type="button"
-          className="button button--secondary"
-          part="button"
-          aria-expanded={open}
-          onClick={() => {
-            if (!open && !vacancies) void dashboard.loadVacancies(service.id);
-            setOpen(!open);
-          }}
-        >
-          {t('my_services.vacancies')}
-          {vacancies ? ` (${vacancies.length})` : ''}
-        </button>
+        {withVacancies && (
+          <button
+            type="button"
+            className="button button--secondary"
+            part="button"
+            aria-expanded={open}
+            onClick={() => {
+              if (!open && !vacancies) void dashboard.loadVacancies(service.id);
+              setOpen(!open);
+            }}
+          >
+            {t('my_services.vacancies')}
+            {vacancies ? ` (${vacancies.length})` : ''}
+          </button>
+        )}
+        <ConfirmButton
+          text={t('common.delete')}
+          label={`${t('my_services.delete_service')}: ${service.name}`}
+          title={t('my_services.delete_service')}
+          message={t('my_services.confirm_delete', { name: service.name })}
+          onConfirm={() => void dashboard.deleteService(service.id)}
+        />
       </div>
-      {open && (
-        <div className="vacancies">
-          {editing === 'new' ? (
-            <VacancyEditor
-              t={t}
-              onCancel={() => setEditing(null)}
-              onSave={async (input) => {
-                const ok = await dashboard.saveVacancy(service.id, input);
-                if (ok) setEditing(null);
-                return ok;
-              }}
-            />
-          ) : (
-            <p>
-              <button
-                type="button"
-                className="button"
-                part="button"
-                onClick={() => setEditing('new')}
-              >
-                {t('vacancies.add')}
-              </button>
-            </p>
-          )}
-          {vacancies?.length === 0 && <p className="muted">{t('vacancies.empty')}</p>}
-          {vacancies?.map((v) =>
-            editing === v.id ? (
-              <VacancyEditor
-                key={v.id}
-                t={t}
-                vacancy={v}
-                onCancel={() => setEditing(null)}
-                onSave={async (input) => {
-                  const ok = await dashboard.saveVacancy(service.id, input, v.id);
-                  if (ok) setEditing(null);
-                  return ok;
-                }}
-              />
-            ) : (
-              <div key={v.id} className="card">
-                <div className="service__head">
-                  <strong>{v.name}</strong>
-                  <span className={`badge ${v.isOpen ? 'badge--open' : ''}`}>
-                    {t(v.isOpen ? 'vacancies.open' : 'vacancies.closed')}
-                  </span>
-                </div>
-                <div className="vacancy__actions">
-                  <label className="reason">
-                    <input
-                      type="checkbox"
-                      checked={v.isOpen}
-                      onChange={(e) =>
-                        void dashboard.setVacancyOpen(service.id, v, e.currentTarget.checked)
-                      }
-                    />
-                    <span>{t('vacancies.toggle_open')}</span>
-                  </label>
-                  <button
-                    type="button"
-                    className="button button--secondary"
-                    part="button"
-                    onClick={() => setEditing(v.id)}
-                  >
-                    {t('common.edit')}
-                  </button>
-                  {confirming === v.id ? (
-                    <span
-                      className="confirm"
-                      role="group"
-                      aria-label={t('vacancies.confirm_delete')}
-                    >
-                      <span>{t('vacancies.confirm_delete')}</span>
-                      <button
-                        type="button"
-                        className="button button--danger"
-                        part="button"
-                        onClick={() => {
-                          setConfirming(null);
-                          void dashboard.deleteVacancy(service.id, v.id);
-                        }}
-                      >
-                        {t('confirm.accept')}
-                      </button>
-                      <button
-                        type="button"
-                        className="button button--secondary"
-                        part="button"
-                        onClick={() => setConfirming(null)}
-                      >
-                        {t('confirm.reject')}
-                      </button>
-                    </span>
-                  ) : (
-                    <button
-                      type="button"
-                      className="button button--danger"
-                      part="button"
-                      onClick={() => setConfirming(v.id)}
-                    >
-                      {t('common.delete')}
-                    </button>
-                  )}
-                </div>
-              </div>
-            ),
-          )}
-        </div>
-      )}
+      {open && <ServiceVacancies service={service} vacancies={vacancies} dashboard={dashboard} />}
     </li>
   );
 }

@@ -42,7 +42,7 @@ export function VacancyEditor({ t, vacancy, onSave, onCancel }: VacancyEditorPro
   return (
     <form className="form card" noValidate onSubmit={(e) => void submit(e)} part="vacancy-form">
       <h3>{t(vacancy ? 'vacancies.edit' : 'vacancies.add')}</h3>
-      <Field label={t('field.name')} errors={messagesFor(t, errors, 'name')}>
+      <Field label={t('vacancies.name')} errors={messagesFor(t, errors, 'name')}>
         <input value={values.name} onChange={(e) => set({ name: e.currentTarget.value })} />
       </Field>
       <Field label={t('field.experience')}>
@@ -66,7 +66,7 @@ export function VacancyEditor({ t, vacancy, onSave, onCancel }: VacancyEditorPro
           onChange={(e) => set({ requirements: e.currentTarget.value })}
         />
       </Field>
-      <Field label={t('field.description')} errors={messagesFor(t, errors, 'description')}>
+      <Field label={t('vacancies.duties')} errors={messagesFor(t, errors, 'description')}>
         <textarea
           value={values.description}
           onChange={(e) => set({ description: e.currentTarget.value })}

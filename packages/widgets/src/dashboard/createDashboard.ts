@@ -12,16 +12,23 @@ export interface DashboardState {
   error: unknown;
   /** A success message key (`success.*`) of the last change, or null. */
   notice: string | null;
+  /** Counts the notices, so the same message twice is told twice. */
+  noticeSeq: number;
 }
 
 export interface Dashboard {
   readonly store: Store<DashboardState>;
   load(): Promise<void>;
   setShowOnMap(service: Service, showOnMap: boolean): Promise<void>;
-  loadVacancies(serviceId: string): Promise<void>;
+  /**
+   * Loads a service's vacancies. `alone`: they are all that is shown (no `load()`), so the
+   * status follows this call.
+   */
+  loadVacancies(serviceId: string, alone?: boolean): Promise<void>;
   saveVacancy(serviceId: string, input: VacancyInput, vacancyId?: string): Promise<boolean>;
   setVacancyOpen(serviceId: string, vacancy: Vacancy, isOpen: boolean): Promise<void>;
   deleteVacancy(serviceId: string, vacancyId: string): Promise<void>;
+  deleteService(serviceId: string): Promise<void>;
   /** Adds a service just created by the add form. */
   added(service: Service): void;
   destroy(): void;
@@ -39,6 +46,7 @@ export function createDashboard(api: WidgetApi): Dashboard {
     vacancies: {},
     error: null,
     notice: null,
+    noticeSeq: 0,
   });
   const controller = new AbortController();
   const { signal } = controller;
@@ -48,7 +56,7 @@ export function createDashboard(api: WidgetApi): Dashboard {
     store.setState({ error: null, notice: null });
     try {
       const result = await run();
-      store.setState({ notice });
+      store.setState((s) => ({ notice, noticeSeq: s.noticeSeq + 1 }));
       return result;
     } catch (e) {
       if (!signal.aborted && !isAbort(e)) store.setState({ error: e });
@@ -84,12 +92,17 @@ export function createDashboard(api: WidgetApi): Dashboard {
           services: s.services.map((x) => (x.id === updated.id ? updated : x)),
         }));
     },
-    async loadVacancies(serviceId) {
+    async loadVacancies(serviceId, alone = false) {
+      if (alone) store.setState({ status: 'loading', error: null });
       try {
         const list = await api.get<Vacancy[]>(`my/services/${serviceId}/vacancies`, { signal });
         setVacancies(serviceId, () => list);
+        if (alone) store.setState({ status: 'ready' });
       } catch (e) {
-        if (!signal.aborted && !isAbort(e)) store.setState({ error: e });
+        if (signal.aborted || isAbort(e)) return;
+        const loggedOut = alone && isWidgetError(e) && (e.status === 401 || e.status === 403);
+        if (loggedOut) store.setState({ status: 'logged-out', error: null });
+        else store.setState({ error: e, ...(alone ? { status: 'error' as const } : {}) });
       }
     },
     async saveVacancy(serviceId, input, vacancyId) {
@@ -107,12 +120,15 @@ export function createDashboard(api: WidgetApi): Dashboard {
       return true;
     },
     async setVacancyOpen(serviceId, vacancy, isOpen) {
+      const put = (next: (v: Vacancy) => Vacancy) =>
+        setVacancies(serviceId, (list) => list.map((v) => (v.id === vacancy.id ? next(v) : v)));
+      // The switch moves at once; it moves back when the server says no.
+      put((v) => ({ ...v, isOpen }));
       const saved = await change(
         () => api.send<Vacancy>('PUT', `my/vacancies/${vacancy.id}/open`, { isOpen }, { signal }),
         'success.vacancy_updated',
       );
-      if (saved)
-        setVacancies(serviceId, (list) => list.map((v) => (v.id === saved.id ? saved : v)));
+      put((v) => saved ?? { ...v, isOpen: vacancy.isOpen });
     },
     async deleteVacancy(serviceId, vacancyId) {
       const ok = await change(
@@ -122,10 +138,19 @@ export function createDashboard(api: WidgetApi): Dashboard {
       if (ok !== undefined)
         setVacancies(serviceId, (list) => list.filter((v) => v.id !== vacancyId));
     },
+    async deleteService(serviceId) {
+      const ok = await change(
+        () => api.send('DELETE', `my/services/${serviceId}`, undefined, { signal }),
+        'success.service_deleted',
+      );
+      if (ok !== undefined)
+        store.setState((s) => ({ services: s.services.filter((x) => x.id !== serviceId) }));
+    },
     added(service) {
       store.setState((s) => ({
         services: [service, ...s.services],
         notice: 'success.service_created',
+        noticeSeq: s.noticeSeq + 1,
       }));
     },
     destroy: () => controller.abort(),

@@ -5,6 +5,10 @@ export const dashboardStyles = /* css */ `
 .service__head { display: flex !important; flex-wrap: wrap; justify-content: space-between; gap: 8px; align-items: baseline; }
 .service__actions, .vacancy__actions { display: flex !important; flex-wrap: wrap; gap: 8px; margin-top: 8px; }
 .vacancies { display: grid !important; gap: 8px; margin-top: 10px; }
+.services, .vacancy-cards { list-style: none; margin: 0; padding: 0; }
+.vacancy-cards { display: grid !important; gap: 8px; }
+.vacancy__name { margin: 0; font-size: 1.05rem; overflow-wrap: anywhere; }
+.service__head h3 { margin: 0; overflow-wrap: anywhere; }
 .form { display: flex !important; flex-direction: column; gap: var(--_space); }
 .candidates { display: flex !important; flex-direction: column; gap: 6px; }
 .notice { color: var(--_success); font-weight: 600; }

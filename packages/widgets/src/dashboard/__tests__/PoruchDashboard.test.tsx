@@ -81,11 +81,11 @@ describe.each(mountsFor(PoruchDashboard, 'poruch-dashboard'))(
       fireEvent.click(ui.getByRole('button', { name: 'Save' }));
       await waitFor(() => expect(root.textContent).toContain('Name: required field'));
       const name = `Пекар ${Math.random().toString(36).slice(2, 6)}`;
-      fireEvent.change(ui.getByLabelText('Name'), { target: { value: name } });
+      fireEvent.change(ui.getByLabelText('Position'), { target: { value: name } });
       fireEvent.click(ui.getByRole('button', { name: 'Save' }));
       await waitFor(() => expect(root.textContent).toContain('The vacancy has been created'));
       const card = () => ui.getByText(name).closest('.card') as HTMLElement;
-      fireEvent.click(within(card()).getByRole('button', { name: 'Delete' }));
+      fireEvent.click(within(card()).getByRole('button', { name: `Delete vacancy: ${name}` }));
       expect(within(card()).getByText('Delete this vacancy?')).toBeTruthy();
       fireEvent.click(within(card()).getByRole('button', { name: 'Yes' }));
       await waitFor(() => expect(root.textContent).toContain('The vacancy has been deleted'));
