@@ -1,0 +1,189 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import { openDatabase, type Database } from '../db/index.js';
+import { accounts } from '../db/schema.js';
+import { loadEnv } from '../env.js';
+import { hashPassword } from '../lib/passwords.js';
+import { throwawayPostgres } from './helpers/child.js';
+import { TestClient } from './helpers/client.js';
+import { registration } from './helpers/fixtures.js';
+import { eventually } from './helpers/scale.js';
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+const replicaServerUrl = process.env.TEST_DATABASE_READ_URL;
+const ready = process.env.PORUCH_TEST_DB === 'postgres' && !!serverUrl && !!replicaServerUrl;
+
+/** A query on the standby's maintenance database (pausing and resuming WAL replay). */
+async function onStandby(query: string) {
+  const c = new pg.Client({ connectionString: replicaServerUrl });
+  await c.connect();
+  try {
+    return (await c.query(query)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * A streaming hot standby (.ci/run: PostgreSQL 15 on port 5433, TEST_DATABASE_READ_URL) as
+ * DATABASE_READ_URL. Replay is paused on the standby while a partner writes: what the primary
+ * answers shows the write, what the replica answers does not, which tells them apart.
+ */
+describe.skipIf(!ready)(
+  `read replica${ready ? '' : ' (skipped: needs TEST_DATABASE_URL and TEST_DATABASE_READ_URL, a hot standby; .ci/run sets it up)'}`,
+  () => {
+    let db: Awaited<ReturnType<typeof throwawayPostgres>>;
+    let database: Database;
+    let app: FastifyInstance;
+    let url: string;
+    let dataDir: string;
+    const adminEmail = `admin-${Date.now()}@example.org`;
+    const adminPassword = 'admin password 123';
+
+    beforeAll(async () => {
+      // A run that died mid-test may have left replay paused.
+      await onStandby('SELECT pg_wal_replay_resume()');
+      db = await throwawayPostgres(serverUrl!, 'poruch_scale');
+      const readUrl = new URL(replicaServerUrl!);
+      readUrl.pathname = `/${db.name}`;
+      // The new database reaches the standby with the WAL.
+      await eventually(async () => {
+        const c = new pg.Client({ connectionString: readUrl.toString() });
+        await c.connect();
+        await c.end();
+      }, 20_000);
+      dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-replica-'));
+      const env = loadEnv({
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        DATABASE_URL: db.url,
+        DATABASE_READ_URL: readUrl.toString(),
+        MAIL_WORKER: 'false',
+        RATE_LOGIN_PER_IP: '1000',
+        RATE_LOGIN_PER_ACCOUNT: '1000',
+        RATE_SIGNUP_PER_IP: '1000',
+      });
+      database = await openDatabase({
+        url: env.DATABASE_URL,
+        readUrl: env.DATABASE_READ_URL,
+        dataDir: '',
+      });
+      await database.db.insert(accounts).values({
+        email: adminEmail,
+        passwordHash: await hashPassword(adminPassword),
+        type: 'ADMIN',
+        firstName: 'Admin',
+      });
+      app = await buildApp({ env, database });
+      const recovery = async () => {
+        const res = await app.db.execute(sql`select pg_is_in_recovery() as r`);
+        return (res as unknown as { rows: { r: boolean }[] }).rows[0]!.r;
+      };
+      app.get('/test/recovery/replica', { config: { replica: true } }, recovery);
+      app.get('/test/recovery/primary', recovery);
+      url = await app.listen({ port: 0, host: '127.0.0.1' });
+    }, 120_000);
+
+    afterAll(async () => {
+      await onStandby('SELECT pg_wal_replay_resume()').catch(() => {});
+      await app?.close();
+      await db?.drop();
+      if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+    });
+
+    it('runs replica routes on the standby and everything else on the primary', async () => {
+      const client = new TestClient(url);
+      expect((await client.get('/test/recovery/replica')).body).toBe(true);
+      expect((await client.get('/test/recovery/primary')).body).toBe(false);
+      // The read pool is read-only even where a write would be possible.
+      await expect(database.read!.execute(sql`create table not_here (id int)`)).rejects.toThrow();
+      expect((await client.get('/readyz')).body).toEqual({ status: 'ok', replica: 'ok' });
+    });
+
+    it('public reads come from the replica; the partner and the administrator see their writes at once', async () => {
+      const anon = new TestClient(url);
+      const partner = new TestClient(url);
+      await partner.init();
+      const admin = new TestClient(url);
+      await admin.init();
+      expect(
+        (await admin.post('/api/v1/auth/login', { email: adminEmail, password: adminPassword }))
+          .status,
+      ).toBe(200);
+
+      const search = '/api/v1/services?country=PL';
+      const map = '/api/v1/map?bbox=20,51,22,53&zoom=10';
+      const hits = async () =>
+        ((await anon.get(search)).body.items as { id: string }[]).map((i) => i.id);
+      const points = async () =>
+        ((await anon.get(map)).body.points as { id: string }[]).map((p) => p.id);
+      expect(await hits()).toEqual([]);
+      expect(await points()).toEqual([]);
+
+      await onStandby('SELECT pg_wal_replay_pause()');
+      await eventually(async () => {
+        const [row] = await onStandby('SELECT pg_get_wal_replay_pause_state() AS s');
+        expect(row!.s).toBe('paused');
+      }, 10_000);
+
+      // Registration (a session included) and approval go to the primary.
+      const created = await partner.post('/api/v1/auth/register', registration());
+      expect(created.status).toBe(201);
+      const id = created.body.service.id as string;
+      expect((await admin.post(`/api/v1/admin/services/${id}/approve`)).status).toBe(200);
+
+      // The primary answers the writers: the partner's own list, the session, the admin's view.
+      expect((await partner.get('/api/v1/auth/check')).body.status).toBe(true);
+      const mine = await partner.get('/api/v1/my/services');
+      expect(mine.body).toMatchObject([{ id, status: 'approved' }]);
+      expect((await admin.get(`/api/v1/admin/services/${id}`)).body).toMatchObject({
+        status: 'approved',
+      });
+
+      // The replica has not replayed any of it: every public read is still without the service.
+      expect((await anon.get(`/api/v1/services/${id}`)).status).toBe(404);
+      expect(await hits()).not.toContain(id);
+      expect(await points()).not.toContain(id);
+      expect((await anon.get('/sitemap.xml')).body).not.toContain(id);
+
+      // Replay resumes: the public reads catch up.
+      const resumed = Date.now();
+      await onStandby('SELECT pg_wal_replay_resume()');
+      await eventually(
+        async () => expect((await anon.get(`/api/v1/services/${id}`)).status).toBe(200),
+        10_000,
+      );
+      expect((await anon.get('/sitemap.xml')).body).toContain(id);
+      await eventually(async () => expect(await points()).toContain(id), 10_000);
+      const mapMs = Date.now() - resumed;
+      await eventually(async () => expect(await hits()).toContain(id), 40_000, 250);
+      const searchMs = Date.now() - resumed;
+
+      // A second change, replica streaming: the partner's edit takes the service back to pending.
+      // The profile and the map drop it once the standby has replayed the edit; the search must
+      // too, within the search cache's promise (a page lives 30 s at most).
+      const edited = await partner.put(`/api/v1/my/services/${id}`, registration().service);
+      expect(edited.status).toBe(200);
+      const changed = Date.now();
+      await eventually(
+        async () => expect((await anon.get(`/api/v1/services/${id}`)).status).toBe(404),
+        10_000,
+      );
+      const profileGoneMs = Date.now() - changed;
+      await eventually(async () => expect(await points()).not.toContain(id), 10_000);
+      const mapGoneMs = Date.now() - changed;
+      await eventually(async () => expect(await hits()).not.toContain(id), 35_000, 250);
+      const searchGoneMs = Date.now() - changed;
+      console.info(
+        `[scale] replay resumed → shown: profile and map ${mapMs} ms, search ${searchMs} ms; ` +
+          `edit → hidden: profile ${profileGoneMs} ms, map ${mapGoneMs} ms, search ${searchGoneMs} ms`,
+      );
+    });
+  },
+);
