@@ -1,0 +1,155 @@
+import type { RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClient } from '../helpers/client.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { CSRF_EXEMPT, MATRIX, type Entry } from './authz-matrix.js';
+import {
+  ACTORS,
+  browserOf,
+  fillPath,
+  routeKeys,
+  seedWorld,
+  snapshot,
+  type Actor,
+  type World,
+} from './world.js';
+
+const DENY_KEYS: Record<number, string> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'resource_was_not_found',
+};
+/** /metrics is registered for real (with its bearer token), so the matrix checks it too. */
+const METRICS_TOKEN = 'matrix-metrics-token-0123456789';
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+let server: TestServer;
+let table: { key: string; route: RouteOptions }[];
+
+beforeAll(async () => {
+  // No mail worker: the outbox rows a request queues stay put, so snapshots compare exactly.
+  server = await startTestServer({ MAIL_WORKER: 'false', METRICS_TOKEN: METRICS_TOKEN });
+  table = routeKeys(server.app.routeTable);
+});
+afterAll(() => server?.close());
+
+/** The matrix entry of a route key: a HEAD route that Fastify added for a GET uses the GET's. */
+const entryOf = (key: string): Entry | undefined =>
+  MATRIX[key] ?? (key.startsWith('HEAD ') ? MATRIX[`GET ${key.slice(5)}`] : undefined);
+
+/** The request of a cell, built from the entry's call over the cell's world. */
+function requestOf(key: string, entry: Entry, world: World) {
+  const space = key.indexOf(' ');
+  const method = key.slice(0, space);
+  const url = key.slice(space + 1);
+  const call = entry.call?.(world) ?? {};
+  const params = call.params ?? (url.includes(':id') ? { id: world.serviceId } : {});
+  let target = fillPath(url, params);
+  if (call.query) target += `?${new URLSearchParams(call.query)}`;
+  return { method, target, call };
+}
+
+/** Runs one cell for real; answers what went wrong, or null. */
+async function runCell(key: string, entry: Entry, actor: Actor): Promise<string | null> {
+  const world = await seedWorld(server, actor);
+  const client = await browserOf(server, world);
+  const { method, target, call } = requestOf(key, entry, world);
+  const expected = entry.cells[actor];
+  const before = expected === 'allow' ? undefined : await snapshot(server, world);
+  const res = await client.request(method, target, call.body, { headers: call.headers });
+  const got = `${res.status} ${JSON.stringify(res.body)?.slice(0, 200)}`;
+  if (expected === 'allow') {
+    return res.status < 400 ? null : `${actor}: expected allow, got ${got}`;
+  }
+  if (res.status !== expected) return `${actor}: expected ${expected}, got ${got}`;
+  if (method !== 'HEAD' && res.body?.errors?.message !== DENY_KEYS[expected]) {
+    return `${actor}: expected key ${DENY_KEYS[expected]}, got ${got}`;
+  }
+  if ((await snapshot(server, world)) !== before) return `${actor}: denied, but the data changed`;
+  return null;
+}
+
+describe('authorisation matrix (generated from the route table)', () => {
+  it('has an entry for every route and a route for every entry', () => {
+    const keys = new Set(table.map((r) => r.key));
+    const missing = [...keys].filter((k) => !entryOf(k));
+    const orphans = Object.entries(MATRIX)
+      .filter(([k, e]) => !keys.has(k) && !e.optional)
+      .map(([k]) => k);
+    expect(missing, 'routes without a matrix entry (add them to authz-matrix.ts)').toEqual([]);
+    expect(orphans, 'matrix entries without a route').toEqual([]);
+    // The table is the real one: it holds the routes of every area.
+    expect(keys.size).toBeGreaterThan(60);
+  });
+
+  const keysInMatrix = Object.keys(MATRIX);
+  it.each(keysInMatrix)('%s: every actor gets its cell', async (key) => {
+    const head = key.startsWith('GET ') ? `HEAD ${key.slice(4)}` : undefined;
+    const routes = table.filter((r) => r.key === key || r.key === head);
+    if (!routes.some((r) => r.key === key)) {
+      expect(MATRIX[key]!.optional, `${key} is not registered`).toBeTruthy();
+      return;
+    }
+    const failures: string[] = [];
+    for (const { key: routeKey } of routes) {
+      for (const actor of ACTORS) {
+        const failure = await runCell(routeKey, entryOf(routeKey)!, actor);
+        if (failure) failures.push(`${routeKey} ${failure}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('CSRF (generated from the route table)', () => {
+  it('lists only real state-changing routes as exceptions, each opted out on purpose', () => {
+    for (const key of Object.keys(CSRF_EXEMPT)) {
+      const found = table.find((r) => r.key === key);
+      expect(found, `${key} is listed as a CSRF exception but is not a route`).toBeDefined();
+      expect(STATE_CHANGING.has(key.split(' ')[0]!)).toBe(true);
+      expect(found!.route.config?.csrf).toBe(false);
+    }
+    // And nothing else opts out.
+    const optedOut = table
+      .filter((r) => STATE_CHANGING.has(r.key.split(' ')[0]!) && r.route.config?.csrf === false)
+      .map((r) => r.key);
+    expect(optedOut.sort()).toEqual(Object.keys(CSRF_EXEMPT).sort());
+  });
+
+  it('refuses every other state-changing route with a session but a missing or mismatched token', async () => {
+    const changing = table.filter(
+      (r) => STATE_CHANGING.has(r.key.split(' ')[0]!) && !CSRF_EXEMPT[r.key],
+    );
+    expect(changing.length).toBeGreaterThan(20);
+    const other = new TestClient(server.url);
+    await other.init();
+    const foreignToken = decodeURIComponent(other.cookies.get('XSRF-TOKEN')!);
+    const failures: string[] = [];
+    for (const { key } of changing) {
+      const entry = entryOf(key)!;
+      // A logged-in actor whom the route would otherwise let through.
+      const actor = (['owner', 'superAdmin'] as const).find((a) => entry.cells[a] === 'allow');
+      if (!actor) throw new Error(`${key}: no logged-in actor is allowed`);
+      for (const [label, headers] of [
+        ['missing', {}],
+        ['forged', { 'x-xsrf-token': 'forged-token' }],
+        ["another browser's", { 'x-xsrf-token': foreignToken }],
+      ] as const) {
+        const world = await seedWorld(server, actor);
+        const client = await browserOf(server, world);
+        const { method, target, call } = requestOf(key, entry, world);
+        const before = await snapshot(server, world);
+        const res = await client.request(method, target, call.body, {
+          csrf: false,
+          headers: { ...call.headers, ...headers },
+        });
+        if (res.status !== 403 || res.body?.errors?.message !== 'csrf_token_invalid') {
+          failures.push(`${key} (${label} token): ${res.status} ${JSON.stringify(res.body)}`);
+        } else if ((await snapshot(server, world)) !== before) {
+          failures.push(`${key} (${label} token): refused, but the data changed`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
