@@ -11,6 +11,7 @@ import { httpCachePlugin } from './plugins/http-cache.js';
 import { mailPlugin } from './plugins/mail.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { securityPlugin } from './plugins/security.js';
+import { shutdownPlugin } from './plugins/shutdown.js';
 import { sitePlugin } from './plugins/site.js';
 import { widgetsPlugin } from './plugins/widgets.js';
 import { accountRoutes } from './routes/api/v1/account.js';
@@ -57,6 +58,9 @@ export async function buildApp({ env, database, logStream }: AppOptions): Promis
     // The caller's X-Request-Id when sane, else a UUID; echoed on every answer (docs/operations.md).
     genReqId: requestId,
     requestIdHeader: false,
+    // A graceful stop answers what still arrives on open connections instead of a 503
+    // (plugins/shutdown.ts).
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
   });
   const routeTable: RouteOptions[] = [];
@@ -71,6 +75,7 @@ export async function buildApp({ env, database, logStream }: AppOptions): Promis
   });
 
   await app.register(errorsPlugin);
+  await app.register(shutdownPlugin);
   await app.register(databasePlugin, { database });
   await app.register(mailPlugin, { env });
   await app.register(securityPlugin, { env });

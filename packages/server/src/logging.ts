@@ -155,12 +155,15 @@ export function loggerOptions(
   env: Pick<Env, 'LOG_LEVEL' | 'NODE_ENV'>,
   destination?: LogDestination,
 ): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+  // Fastify's type wants pino's own error shape; ours has fewer fields on purpose.
+  const err = (error: unknown) =>
+    serializeError(error) as { type: string; message: string; stack: string };
   return {
     level: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
-      err: serializeError,
-      error: serializeError,
+      err,
+      error: err,
       req: (request: FastifyRequest) => ({
         method: request.method,
         url: safeUrl(request.url),

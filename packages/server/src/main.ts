@@ -28,13 +28,29 @@ async function main() {
     .get({})
     .catch((err: unknown) => app.log.warn({ err }, 'map warm-up failed'));
 
+  // Graceful stop (docs/operations.md#graceful-shutdown): stop listening, answer the requests in
+  // flight (plugins/shutdown.ts), let the outbox worker finish its batch, close the database, exit
+  // 0. Past SHUTDOWN_TIMEOUT_MS the process exits with 1 anyway; a mail left `sending` by that is
+  // sent again after its lease (docs/mail.md).
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    process.exit(0);
+    const started = Date.now();
+    app.log.info({ signal, timeoutMs: env.SHUTDOWN_TIMEOUT_MS }, 'shutting down');
+    const timer = setTimeout(() => {
+      app.log.error({ timeoutMs: env.SHUTDOWN_TIMEOUT_MS }, 'shutdown timed out; exiting');
+      process.exit(1);
+    }, env.SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    try {
+      await app.close();
+      app.log.info({ ms: Date.now() - started }, 'shut down');
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

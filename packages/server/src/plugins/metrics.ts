@@ -19,17 +19,17 @@ export function bearerMatches(header: string | undefined, token: string): boolea
   return m !== null && timingSafeEqual(digest(m[1]!), digest(token));
 }
 
-/** The PostgreSQL pools behind the app's databases, by name (primary, and a replica if any). */
+/** The PostgreSQL pools behind the app's databases, by name (primary, and the read replica's). */
 function pgPools(app: FastifyInstance): Map<string, pg.Pool> {
   const pools = new Map<string, pg.Pool>();
-  const clientOf = (db: unknown) => (db as { $client?: unknown } | undefined)?.$client;
-  const primary = clientOf(app.db);
-  if (primary instanceof pg.Pool) pools.set('primary', primary);
-  // Other databases the app holds (a read replica): any drizzle database on a pg pool.
-  for (const [key, value] of Object.entries(app.database as unknown as Record<string, unknown>)) {
-    const c = clientOf(value);
-    if (c instanceof pg.Pool && ![...pools.values()].includes(c)) pools.set(key, c);
+  const given = app.database.pools;
+  if (given) {
+    pools.set('primary', given.primary);
+    if (given.read) pools.set('read', given.read);
+    return pools;
   }
+  const primary = (app.db as unknown as { $client?: unknown }).$client;
+  if (primary instanceof pg.Pool) pools.set('primary', primary);
   return pools;
 }
 
@@ -117,7 +117,7 @@ export const metricsPlugin = fp(
           this.set({ pool: name, state: 'total' }, pool.totalCount);
           this.set({ pool: name, state: 'idle' }, pool.idleCount);
           this.set({ pool: name, state: 'waiting' }, pool.waitingCount);
-          this.set({ pool: name, state: 'max' }, pool.options.max ?? 10);
+          this.set({ pool: name, state: 'max' }, pool.options.max);
         }
       },
     });
