@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { migrationStatus, openDatabase } from './db/index.js';
+import { acquireDataDirLock, DataDirBusyError } from './db/lock.js';
 import { EnvError, loadEnv } from './env.js';
 import { mapCacheOf } from './map/index.js';
 import { seedDemo } from './seed.js';
@@ -8,6 +9,8 @@ import { seedDemo } from './seed.js';
 /** Starts the whole product on one port: API, site and (later) widget bundles. */
 async function main() {
   const env = loadEnv();
+  // The embedded database is this process's alone (`pnpm backup` and `pnpm restore` check it).
+  if (!env.DATABASE_URL) acquireDataDirLock(path.join(env.DATA_DIR, 'db'), 'server');
   const database = await openDatabase({
     url: env.DATABASE_URL,
     readUrl: env.DATABASE_READ_URL,
