@@ -13,18 +13,25 @@ import { loadEnv } from '../src/env.js';
 export const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
-/** A new database on the PostgreSQL server, migrated; `drop` closes and drops it. */
-export async function postgresDatabase(serverUrl: string) {
-  const name = `poruch_bench_${randomBytes(4).toString('hex')}`;
+/**
+ * A new database on the PostgreSQL server, migrated; `drop` closes and drops it. With `keep`,
+ * the database has that name and is reused when it exists (`created` says which).
+ */
+export async function postgresDatabase(serverUrl: string, keep?: string) {
+  const name = keep ?? `poruch_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  const exists = keep
+    ? (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount
+    : 0;
+  if (!exists) await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), dataDir: '' });
   return {
     database,
+    created: !exists,
     drop: async () => {
       await database.close().catch(() => {}); // already closed with the app
       const c = new pg.Client({ connectionString: serverUrl });

@@ -4,18 +4,25 @@
  *
  *   pnpm --filter @poruch/server exec tsx bench/search.bench.ts [--services 100000]
  *     [--vacancies 300000] [--requests 300] [--pg postgres://postgres:postgres@127.0.0.1:5432/postgres]
- *     [--duration 10] [--no-pg] [--no-pglite] [--quick]
+ *     [--duration 10] [--no-pg] [--no-pglite] [--quick] [--data-dir /tmp/poruch-search-bench]
+ *     [--no-throughput]
  *
  * Per database: seeding time (seedSynthetic, so the search triggers run on every row), then
  * p50/p95 of searchServices over a mixed query set drawn from the generated rows (exact words,
  * prefixes, typos of 1 and 2 edits, KMU-transliterated words, two-word queries, queries with
  * filters, filters alone, near/radius, frequent words) and of searchVacancies, in-process with
  * the result cache off; then requests/s at 50 connections with autocannon over HTTP on the same
- * server: the same query set with the cache on and off, and /healthz (the ceiling). `--quick`:
- * 10k services, 30k vacancies, 150 searches, 3 s per autocannon run (CI-sized). Prints a
- * Markdown table for docs/performance.md.
+ * server (see `throughput`): repeated popular queries (cache warm), a mix of repeats and
+ * never-seen queries, never-seen queries only (cache off), and /healthz (the ceiling).
+ * `--quick`: 10k services, 30k vacancies, 150 searches, 3 s per autocannon run (CI-sized).
+ * `--data-dir DIR` keeps the seeded data between runs: PGlite's data directory as a tarball in
+ * DIR (loaded into memory on the next run), and the PostgreSQL database under a fixed name (not
+ * dropped). `--no-throughput` skips the HTTP runs. Prints a Markdown table for
+ * docs/performance.md.
  */
+import fs from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   serviceSearchQuerySchema,
@@ -23,6 +30,7 @@ import {
   type ServiceSearchQuery,
   type VacancySearchQuery,
 } from '@poruch/core';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../src/db/index.js';
 import {
@@ -49,6 +57,8 @@ const { values: args } = parseArgs({
     },
     'no-pg': { type: 'boolean', default: false },
     'no-pglite': { type: 'boolean', default: false },
+    'no-throughput': { type: 'boolean', default: false },
+    'data-dir': { type: 'string' },
   },
 });
 const SERVICES = Number(args.services ?? (args.quick ? 10_000 : 100_000));
@@ -84,6 +94,36 @@ function typo(word: string, random: Random): string {
     else chars[i] = chars[i - 1]!;
   }
   return chars.join('');
+}
+
+/**
+ * Queries no one asked before, for the throughput runs: prefixes (as typed) and typos of the
+ * words of other services' names, none of them in `samples`, in random order.
+ */
+async function freshQueries(database: Database, samples: Sample[]): Promise<string[]> {
+  const random = new Random(11);
+  const rows = rowsOf<{ name: string }>(
+    await database.db.execute(sql`
+      SELECT name FROM services WHERE status = 'approved' ORDER BY md5(id::text) OFFSET 400 LIMIT 2000`),
+  );
+  const seen = new Set(samples.map((s) => s.query.q?.toLowerCase()));
+  const out = new Set<string>();
+  for (const { name } of rows) {
+    for (const w of name.split(/[^\p{L}]+/u).filter((x) => [...x].length >= 4)) {
+      const word = w.toLowerCase();
+      const chars = [...word];
+      const q = random.chance(0.5)
+        ? chars.slice(0, random.int(3, chars.length)).join('')
+        : typo(word, random);
+      if (!seen.has(q)) out.add(q);
+    }
+  }
+  const list = [...out];
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = random.int(0, i);
+    [list[i], list[j]] = [list[j]!, list[i]!];
+  }
+  return list;
 }
 
 /** A mixed query set drawn from the generated rows. */
@@ -178,29 +218,38 @@ function stats(times: number[], hits: number): Stats {
 
 interface Result {
   kind: string;
-  seedMs: number;
+  /** Null when the seeded data was reused (--data-dir). */
+  seedMs: number | null;
   words: number;
   byKind: Record<string, Stats>;
   mixed: Stats;
   vacancies: Stats;
   vacanciesQ: Stats;
-  rpsCached: number;
-  rpsUncached: number;
-  rpsHealth: number;
+  rps?: Throughput;
 }
 
-async function benchOne(kind: string, database: Database): Promise<Result> {
+/** Seeds the database (unless `seeded`), then VACUUM ANALYZE. */
+async function prepare(kind: string, database: Database, seeded: boolean) {
   const db = database.db;
-  console.error(`[${kind}] seeding ${SERVICES} services and ${VACANCIES} vacancies…`);
-  const t0 = performance.now();
-  await seedSynthetic(db, { services: SERVICES, vacancies: VACANCIES, seed: 1 });
-  const seedMs = performance.now() - t0;
-  console.error(`[${kind}] seeded in ${(seedMs / 1000).toFixed(1)} s; vacuum analyze…`);
+  let seedMs: number | null = null;
+  if (!seeded) {
+    console.error(`[${kind}] seeding ${SERVICES} services and ${VACANCIES} vacancies…`);
+    const t0 = performance.now();
+    await seedSynthetic(db, { services: SERVICES, vacancies: VACANCIES, seed: 1 });
+    seedMs = performance.now() - t0;
+    console.error(`[${kind}] seeded in ${(seedMs / 1000).toFixed(1)} s`);
+  } else console.error(`[${kind}] reusing the seeded data`);
   // After a bulk load, as an operator would (and as autovacuum does on PostgreSQL): it also
-  // merges the GIN pending lists.
+  // merges the GIN pending lists. A loaded dump has no statistics yet either.
+  console.error(`[${kind}] vacuum analyze…`);
   await db.execute(sql`VACUUM ANALYZE services`);
   await db.execute(sql`VACUUM ANALYZE vacancies`);
   await db.execute(sql`VACUUM ANALYZE search_words`);
+  return seedMs;
+}
+
+async function benchOne(kind: string, database: Database, seedMs: number | null): Promise<Result> {
+  const db = database.db;
   const [{ n: words }] = rowsOf<{ n: number }>(
     await db.execute(sql`SELECT count(*)::int AS n FROM search_words`),
   ) as [{ n: number }];
@@ -270,7 +319,7 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
       if (page.total) vHits++;
     }
   }
-  const { rpsCached, rpsUncached, rpsHealth } = await throughput(kind, database, samples);
+  const rps = args['no-throughput'] ? undefined : await throughput(kind, database, samples);
   return {
     kind,
     seedMs,
@@ -279,59 +328,139 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
     mixed: stats(all, allHits),
     vacancies: stats(vTimes, vHits),
     vacanciesQ: stats(vqTimes, vqHits),
-    rpsCached,
-    rpsUncached,
-    rpsHealth,
+    rps,
   };
 }
 
+interface Run {
+  rps: number;
+  p99: number;
+}
+interface Throughput {
+  /** Every request repeats one of the query set's 400 queries, the cache warm. */
+  popular: Run;
+  /** 4 of 5 requests repeat a query of the set, 1 of 5 is a query never asked before. */
+  mix: Run;
+  /** The query set with the result cache off: every request is a search. */
+  uncached: Run;
+  /** `/healthz`: the ceiling. */
+  health: Run;
+}
+
 /**
- * Requests/s at 50 connections over HTTP, one server: GET /api/v1/services over the mixed query
- * set with the result cache off, then on (filled by one pass first, so every query is a repeat:
- * the steady state of popular queries, not of a stream of new ones), then /healthz.
+ * Requests/s at 50 connections over HTTP, one server: GET /api/v1/services (1) over the mixed
+ * query set with the cache warm (filled by one pass first: the steady state of popular
+ * queries), (2) a mix of those repeats with never-seen queries (prefixes and typos of other
+ * services' words) one request in five, (3) over the query set with the result cache off (a
+ * stream of new queries), then /healthz (the ceiling).
  */
-async function throughput(kind: string, database: Database, samples: Sample[]) {
+async function throughput(
+  kind: string,
+  database: Database,
+  samples: Sample[],
+): Promise<Throughput> {
+  const fresh = await freshQueries(database, samples);
   const { base, close } = await serveApp(database);
-  const requests = samples.map((s) => ({
-    method: 'GET' as const,
-    path: `/api/v1/services?${new URLSearchParams(s.query).toString()}`,
-  }));
+  const paths = samples.map((s) => `/api/v1/services?${new URLSearchParams(s.query).toString()}`);
+  const requests = paths.map((p) => ({ method: 'GET' as const, path: p }));
+  const run = async (name: string, opts: Parameters<typeof cannon>[1]): Promise<Run> => {
+    console.error(`[${kind}] autocannon ${name}…`);
+    const r = await cannon(DURATION, opts);
+    if (r.non2xx) console.error(`[${kind}] ${name}: non-2xx ${r.non2xx}`);
+    return { rps: r.requests.average, p99: r.latency.p99 };
+  };
   try {
-    const rps: Record<string, number> = {};
-    for (const [name, cache] of [
-      ['uncached', false],
-      ['cached', true],
-    ] as const) {
-      setSearchCache(cache);
-      // With the cache on, measure the steady state of repeated queries: fill it first.
-      if (cache) for (const r of requests) await fetch(`${base}${r.path}`);
-      console.error(`[${kind}] autocannon services (cache ${cache ? 'on' : 'off'})…`);
-      const run = await cannon(DURATION, { url: base, requests });
-      if (run.non2xx) console.error(`[${kind}] services non-2xx: ${run.non2xx}`);
-      rps[name] = run.requests.average;
-    }
-    console.error(`[${kind}] autocannon /healthz…`);
-    rps.health = (await cannon(DURATION, { url: `${base}/healthz` })).requests.average;
-    return { rpsCached: rps.cached!, rpsUncached: rps.uncached!, rpsHealth: rps.health };
+    setSearchCache(true);
+    for (const p of paths) await fetch(`${base}${p}`);
+    const popular = await run('services, popular (cache warm)', { url: base, requests });
+    let n = 0;
+    let used = 0;
+    const mix = await run('services, 1 in 5 never seen', {
+      url: base,
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (req) => {
+            const i = n++;
+            const path =
+              i % 5 === 4 && used < fresh.length
+                ? `/api/v1/services?${new URLSearchParams({ q: fresh[used++]! }).toString()}`
+                : paths[i % paths.length]!;
+            return { ...req, path };
+          },
+        },
+      ],
+    });
+    if (used >= fresh.length) console.error(`[${kind}] ran out of fresh queries (${used})`);
+    setSearchCache(false);
+    const uncached = await run('services, cache off', { url: base, requests });
+    setSearchCache(true);
+    const health = await run('/healthz', { url: `${base}/healthz` });
+    return { popular, mix, uncached, health };
   } finally {
     setSearchCache(true);
     await close(); // closes the database too
   }
 }
 
+/** PGlite, in memory: seeded, or loaded from the dump in --data-dir. */
+async function pglite() {
+  const dump = args['data-dir']
+    ? path.join(args['data-dir'], `pglite-${SERVICES}-${VACANCIES}.tar`)
+    : undefined;
+  const saved = dump ? await fs.readFile(dump).catch(() => undefined) : undefined;
+  const database = await openDatabase({
+    dataDir: 'memory://',
+    ...(saved ? { loadDataDir: new Blob([saved]) } : {}),
+  });
+  const seedMs = await prepare('PGlite', database, !!saved);
+  if (dump && !saved) {
+    const client = (database.db as unknown as { $client: PGlite }).$client;
+    const tar = await client.dumpDataDir('none');
+    await fs.mkdir(path.dirname(dump), { recursive: true });
+    await fs.writeFile(`${dump}.tmp`, Buffer.from(await tar.arrayBuffer()));
+    await fs.rename(`${dump}.tmp`, dump);
+    console.error(`[PGlite] seeded data saved to ${dump}`);
+  }
+  return { database, seedMs };
+}
+
+/** PostgreSQL: a new database, or with --data-dir one kept under a fixed name. */
+async function postgres() {
+  if (!args['data-dir']) {
+    const { database, drop } = await postgresDatabase(args.pg);
+    return { database, drop, seedMs: await prepare('PostgreSQL', database, false) };
+  }
+  const name = `poruch_bench_${SERVICES}_${VACANCIES}`;
+  const { database, created } = await postgresDatabase(args.pg, name);
+  let seeded = !created;
+  if (seeded) {
+    const [{ n }] = rowsOf<{ n: number }>(
+      await database.db.execute(sql`SELECT count(*)::int AS n FROM services`),
+    ) as [{ n: number }];
+    seeded = n === SERVICES;
+    if (!seeded) {
+      console.error(`[PostgreSQL] ${name} has ${n} services: seeding afresh`);
+      await database.db.execute(sql`TRUNCATE services, vacancies CASCADE`);
+    }
+  }
+  const seedMs = await prepare('PostgreSQL', database, seeded);
+  return { database, drop: () => database.close().catch(() => {}), seedMs };
+}
+
 const results: Result[] = [];
 if (!args['no-pglite']) {
-  const database = await openDatabase({ dataDir: 'memory://' });
+  const { database, seedMs } = await pglite();
   try {
-    results.push(await benchOne('PGlite', database));
+    results.push(await benchOne('PGlite', database, seedMs));
   } finally {
     await database.close().catch(() => {}); // already closed with the app
   }
 }
 if (!args['no-pg']) {
-  const { database, drop } = await postgresDatabase(args.pg);
+  const { database, drop, seedMs } = await postgres();
   try {
-    results.push(await benchOne('PostgreSQL', database));
+    results.push(await benchOne('PostgreSQL', database, seedMs));
   } finally {
     await drop();
   }
@@ -339,7 +468,7 @@ if (!args['no-pg']) {
 
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 console.log(
-  `\n${new Date().toISOString().slice(0, 10)} · ${cpu} × ${os.cpus().length} · ` +
+  `\n${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${cpu} × ${os.cpus().length} · ` +
     `${Math.round(os.totalmem() / 2 ** 30)} GB · Node ${process.version} · ` +
     `${SERVICES} services, ${VACANCIES} vacancies · ${REQUESTS} searches per database · ` +
     `autocannon ${DURATION} s × 50 connections · load ${os
@@ -354,7 +483,9 @@ const row = (label: string, cell: (r: Result) => string) =>
   console.log(`| ${label} | ${results.map(cell).join(' | ')} |`);
 const cellOf = (s: Stats | undefined) =>
   s ? `${fmt(s.p50)} / **${fmt(s.p95)}** (${Math.round(s.hits * 100)}% hit)` : '–';
-row('seeding (triggers included)', (r) => `${(r.seedMs / 1000).toFixed(1)} s`);
+row(`seeding ${SERVICES} + ${VACANCIES}`, (r) =>
+  r.seedMs == null ? 'reused' : `${(r.seedMs / 1000).toFixed(1)} s`,
+);
 row('distinct words (search_words)', (r) => String(r.words));
 row('**searchServices, mixed** p50 / p95', (r) => cellOf(r.mixed));
 for (const k of Object.keys(results[0]?.byKind ?? {})) {
@@ -362,8 +493,14 @@ for (const k of Object.keys(results[0]?.byKind ?? {})) {
 }
 row('searchVacancies, filters', (r) => cellOf(r.vacancies));
 row('searchVacancies, with q', (r) => cellOf(r.vacanciesQ));
-const share = (n: number, r: Result) =>
-  `${Math.round(n)} (${Math.round((n / r.rpsHealth) * 100)}%)`;
-row('services req/s, 50 conn., cache off (% of ceiling)', (r) => share(r.rpsUncached, r));
-row('services req/s, 50 conn., cache on (% of ceiling)', (r) => share(r.rpsCached, r));
-row('`/healthz` req/s, 50 conn. (ceiling)', (r) => String(Math.round(r.rpsHealth)));
+const share = (r: Result, run: keyof Throughput) => {
+  if (!r.rps) return '–';
+  const { rps, p99 } = r.rps[run];
+  return `${Math.round(rps)} (${Math.round((rps / r.rps.health.rps) * 100)}%, p99 ${p99} ms)`;
+};
+row('services req/s, popular queries, cache warm (% of ceiling)', (r) => share(r, 'popular'));
+row('services req/s, 1 in 5 never seen (% of ceiling)', (r) => share(r, 'mix'));
+row('services req/s, cache off (% of ceiling)', (r) => share(r, 'uncached'));
+row('`/healthz` req/s (ceiling)', (r) =>
+  r.rps ? `${Math.round(r.rps.health.rps)} (p99 ${r.rps.health.p99} ms)` : '–',
+);

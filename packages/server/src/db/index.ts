@@ -45,6 +45,8 @@ export interface DatabaseOptions {
   migrate?: boolean;
   /** Errors of idle pooled connections (a restarted server); without it they are printed. */
   onPoolError?: (err: Error, pool: 'primary' | 'read') => void;
+  /** Embedded only: start from this dump (`PGlite.dumpDataDir`), e.g. a benchmark's seeded data. */
+  loadDataDir?: Blob;
 }
 
 /**
@@ -94,6 +96,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (!inMemory) await fs.mkdir(path.dirname(options.dataDir), { recursive: true });
   const client = await PGlite.create(inMemory ? undefined : options.dataDir, {
     extensions: { pg_trgm, unaccent },
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
   const db = drizzlePglite(client, { schema });
   if (options.migrate !== false) await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });

@@ -1,23 +1,90 @@
+import { createHash } from 'node:crypto';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import type { Db } from '../db/index.js';
 
+/**
+ * Search result cache: recent pages keyed by the parsed query, each kept with the JSON bytes
+ * the route sends, so a repeated search costs a map lookup.
+ *
+ * A page is reused only while nothing was written to services, vacancies or category terms
+ * since it was computed. Every write statement to them fires a trigger (migrations 0005, 0007)
+ * that moves a sequence (`poruch_search_generation`) on and sends `NOTIFY poruch_search`,
+ * delivered when the transaction commits:
+ *
+ * - **Listening** (the normal state, set up on the first search of a database): the database
+ *   connection listens, and each notification moves a counter in this process (the epoch) on,
+ *   which retires every page. On PGlite the one connection is the database, so a write's
+ *   notification arrives before the write's own query returns. On PostgreSQL every pooled
+ *   connection listens too (LISTEN when the pool first hands it out), so this process's writes
+ *   are seen the same way, before their COMMIT returns; another instance's writes arrive through
+ *   a dedicated listening connection, as soon as PostgreSQL delivers the notification (normally
+ *   within a millisecond of the commit). A hit costs no query.
+ * - **Not listening** (until the PostgreSQL listener is connected, while it is lost, or on a
+ *   hot standby, which cannot LISTEN): every lookup reads the generation (one tiny query), as
+ *   before migration 0007.
+ *
+ * A page computed while a write committed is stored under the epoch read before it started,
+ * so the write's notification retires it. MAX_AGE_MS bounds the life of any page anyway, in case
+ * a notification is lost with its connection before the listener notices.
+ */
+
+/** The NOTIFY channel of writes to the searched tables (migration 0007). */
+export const SEARCH_CHANNEL = 'poruch_search';
 /** Pages kept per database. */
 const MAX_ENTRIES = 2000;
-/**
- * Longest a page is reused, even with the generation unchanged. On PostgreSQL a writer moves the
- * generation on before it commits, so a search that runs in between can cache a page without
- * that write under the new generation; this bounds how long such a page lives.
- */
+/** Longest a page is reused, even with no write seen. */
 const MAX_AGE_MS = 30_000;
+/** Pause before a lost PostgreSQL listener connects again. */
+const RELISTEN_MS = 1000;
 
-interface Entry {
-  generation: string;
-  at: number;
-  value: unknown;
+interface Stamp {
+  epoch: number;
+  /** The generation read from the database, when not listening. */
+  generation: string | null;
 }
 
-const caches = new WeakMap<Db, Map<string, Entry>>();
+interface Entry extends Stamp {
+  at: number;
+  value: unknown;
+  /** The response, once a route has serialised the page. */
+  json?: JsonBody;
+}
+
+interface State {
+  entries: Map<string, Entry>;
+  epoch: number;
+  listening: boolean;
+  /** Set up the listening (once per client); resolves when it is as far as it gets. */
+  watching?: Promise<void>;
+  stop?: () => Promise<void>;
+}
+
+/** One state per database client (PGlite instance or pg.Pool), whichever Db wraps it. */
+const states = new WeakMap<object, State>();
 let cacheEnabled = true;
+
+type Client = PGlite | pg.Pool;
+const clientOf = (db: Db) => (db as unknown as { $client: Client }).$client;
+
+async function stateOf(db: Db): Promise<State> {
+  const client = clientOf(db);
+  let state = states.get(client);
+  if (!state) {
+    states.set(client, (state = { entries: new Map(), epoch: 0, listening: false }));
+    state.watching =
+      client instanceof pg.Pool ? watchPool(client, state) : watchPglite(client, state);
+  }
+  await state.watching;
+  return state;
+}
+
+/** Retires every cached page of this database. */
+function bump(state: State): void {
+  state.epoch++;
+  state.entries.clear();
+}
 
 /** The generation of the searched tables (migration 0005): moves on with every write. */
 async function generation(db: Db): Promise<string> {
@@ -25,37 +92,184 @@ async function generation(db: Db): Promise<string> {
   return (res as unknown as { rows: { g: string }[] }).rows[0]!.g;
 }
 
+async function stampOf(db: Db, state: State): Promise<Stamp> {
+  return state.listening
+    ? { epoch: state.epoch, generation: null }
+    : { epoch: state.epoch, generation: await generation(db) };
+}
+
+function valid(entry: Entry | undefined, stamp: Stamp, now: number): entry is Entry {
+  return (
+    !!entry &&
+    entry.epoch === stamp.epoch &&
+    entry.generation === stamp.generation &&
+    now - entry.at < MAX_AGE_MS
+  );
+}
+
+/** The entry of `key`, computed (and kept) unless a valid one is there. */
+async function entryOf(db: Db, key: string, compute: () => Promise<unknown>): Promise<Entry> {
+  const state = await stateOf(db);
+  const stamp = await stampOf(db, state);
+  const now = Date.now();
+  const hit = state.entries.get(key);
+  if (valid(hit, stamp, now)) {
+    // Most recently used last, so eviction drops the least recently used.
+    state.entries.delete(key);
+    state.entries.set(key, hit);
+    return hit;
+  }
+  const value = await compute();
+  const entry: Entry = { ...stamp, at: now, value: structuredClone(value) };
+  // A write seen while computing: the page may predate it, so it is not kept.
+  if (stamp.epoch === state.epoch) {
+    state.entries.delete(key);
+    state.entries.set(key, entry);
+    if (state.entries.size > MAX_ENTRIES) state.entries.delete(state.entries.keys().next().value!);
+  }
+  return entry;
+}
+
 /**
  * A search result, from the cache when the same query ran since the last write to services,
  * vacancies or category terms (and not longer ago than MAX_AGE_MS), else computed and kept.
- * Popular pages (the first page of a country, a category, a frequent word) are asked again and
- * again; a repeated one costs one tiny query instead of a search.
+ * Callers get their own copy.
  */
-export async function cached<T>(
+export async function cached<T>(db: Db, key: string, compute: () => Promise<T>): Promise<T> {
+  if (!cacheEnabled) return compute();
+  const entry = await entryOf(db, key, compute);
+  return structuredClone(entry.value) as T;
+}
+
+/** A serialised page: the JSON bytes and their strong ETag. */
+export interface JsonBody {
+  body: Buffer;
+  etag: string;
+}
+
+function jsonBody(text: string): JsonBody {
+  const body = Buffer.from(text);
+  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+}
+
+/**
+ * Like `cached`, but the response: `serialize` (the route's schema check and JSON.stringify)
+ * and the ETag's hash run once per computed page; a hit returns the same bytes.
+ */
+export async function cachedJson<T>(
   db: Db,
   key: string,
   compute: () => Promise<T>,
-  now = Date.now(),
-): Promise<T> {
-  if (!cacheEnabled) return compute();
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
-  const gen = await generation(db);
-  const hit = cache.get(key);
-  if (hit && hit.generation === gen && now - hit.at < MAX_AGE_MS) {
-    // Most recently used last, so eviction drops the least recently used.
-    cache.delete(key);
-    cache.set(key, hit);
-    return structuredClone(hit.value) as T;
-  }
-  const value = await compute();
-  cache.delete(key);
-  cache.set(key, { generation: gen, at: now, value: structuredClone(value) });
-  if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  return value;
+  serialize: (value: T) => string,
+): Promise<JsonBody> {
+  if (!cacheEnabled) return jsonBody(serialize(await compute()));
+  const entry = await entryOf(db, key, compute);
+  return (entry.json ??= jsonBody(serialize(entry.value as T)));
 }
 
 /** Turns the cache off (benchmarks measure the search itself) or back on. */
 export function setSearchCache(enabled: boolean): void {
   cacheEnabled = enabled;
+}
+
+/** Retires every cached page of `db` (what a write notification does). */
+export async function invalidateSearchCache(db: Db): Promise<void> {
+  bump(await stateOf(db));
+}
+
+/** Whether `db`'s cache learns of writes by notification (else it reads the generation). */
+export async function searchCacheListening(db: Db): Promise<boolean> {
+  return (await stateOf(db)).listening;
+}
+
+/** Stops listening for `db`'s client (its pages are dropped); the next search listens again. */
+export async function stopSearchCache(db: Db): Promise<void> {
+  const client = clientOf(db);
+  const state = states.get(client);
+  if (!state) return;
+  states.delete(client);
+  state.listening = false;
+  bump(state);
+  await state.watching;
+  await state.stop?.();
+}
+
+/** PGlite: its one connection listens. */
+async function watchPglite(client: PGlite, state: State): Promise<void> {
+  try {
+    const unlisten = await client.listen(SEARCH_CHANNEL, () => bump(state));
+    state.stop = () => unlisten().catch(() => {});
+    state.listening = true;
+  } catch {
+    // Not listening (a closed database): the generation is read instead.
+  }
+}
+
+/**
+ * PostgreSQL: each pooled connection LISTENs the first time the pool hands it out (before the
+ * query it was taken for, so this process's own writes are seen before they return), and a
+ * dedicated connection listens for the other instances' writes; it reconnects when lost, with
+ * the generation read meanwhile. Does not wait for the dedicated connection.
+ */
+async function watchPool(pool: pg.Pool, state: State): Promise<void> {
+  const onNotification = (msg: pg.Notification) => {
+    if (msg.channel === SEARCH_CHANNEL) bump(state);
+  };
+  const seen = new WeakSet<pg.PoolClient>();
+  const onAcquire = (client: pg.PoolClient) => {
+    if (seen.has(client)) return;
+    seen.add(client);
+    client.on('notification', onNotification);
+    // Queued before the caller's query. On a hot standby it fails: nothing to listen to there.
+    client.query(`LISTEN ${SEARCH_CHANNEL}`).catch(() => {});
+  };
+  pool.on('acquire', onAcquire);
+
+  let listener: pg.Client | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let delay = RELISTEN_MS;
+  const lost = (client: pg.Client) => {
+    if (listener !== client) return;
+    listener = undefined;
+    state.listening = false;
+    bump(state);
+    client.end().catch(() => {});
+    if (stopped) return;
+    timer = setTimeout(() => void connect(), delay).unref();
+    delay = Math.min(delay * 2, MAX_AGE_MS);
+  };
+  const connect = async () => {
+    const client = new pg.Client(pool.options as pg.ClientConfig);
+    listener = client;
+    client.on('notification', onNotification);
+    client.on('error', () => lost(client));
+    client.on('end', () => lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${SEARCH_CHANNEL}`);
+      if (listener !== client || stopped) return;
+      // Writes made before the listening started may not have been seen.
+      bump(state);
+      state.listening = true;
+      delay = RELISTEN_MS;
+    } catch {
+      lost(client);
+    }
+  };
+  state.stop = async () => {
+    stopped = true;
+    clearTimeout(timer);
+    pool.off('acquire', onAcquire);
+    const client = listener;
+    listener = undefined;
+    await client?.end().catch(() => {});
+  };
+  // pg.Pool.end() does not know this connection: end it with the pool.
+  const end = pool.end.bind(pool);
+  pool.end = (async (cb?: () => void) => {
+    await state.stop?.();
+    return end(cb as never);
+  }) as typeof pool.end;
+  void connect();
 }

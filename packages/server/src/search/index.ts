@@ -1,19 +1,27 @@
-import type {
-  CategoryFilter,
-  CategoryKey,
-  ServicePage,
-  ServiceSearchQuery,
-  ServiceSummary,
-  Vacancy,
-  VacancySearchQuery,
+import {
+  servicePageSchema,
+  vacancyPageSchema,
+  type CategoryFilter,
+  type CategoryKey,
+  type ServicePage,
+  type ServiceSearchQuery,
+  type ServiceSummary,
+  type Vacancy,
+  type VacancySearchQuery,
 } from '@poruch/core';
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/index.js';
 import { services, vacancies } from '../db/schema.js';
-import { cached } from './cache.js';
+import { cached, cachedJson, type JsonBody } from './cache.js';
 import { buildTextQuery, rankExpression, type TextQuery } from './searchQuery.js';
 
-export { setSearchCache } from './cache.js';
+export {
+  invalidateSearchCache,
+  searchCacheListening,
+  setSearchCache,
+  stopSearchCache,
+  type JsonBody,
+} from './cache.js';
 export { editDistance } from './editDistance.js';
 export { queryTokens, searchKey, transliterate } from './normalize.js';
 export { buildTextQuery, findCorrections, type TextQuery } from './searchQuery.js';
@@ -88,6 +96,19 @@ const summaryColumns = {
  */
 export async function searchServices(db: Db, query: ServiceSearchQuery): Promise<ServicePage> {
   return cached(db, `s${JSON.stringify(query)}`, () => searchServicesUncached(db, query));
+}
+
+/**
+ * `searchServices` as the route's response: the page checked against `servicePageSchema` and
+ * serialised once, then served from the cache as the same bytes (with their ETag) until a write.
+ */
+export async function searchServicesJson(db: Db, query: ServiceSearchQuery): Promise<JsonBody> {
+  return cachedJson(
+    db,
+    `s${JSON.stringify(query)}`,
+    () => searchServicesUncached(db, query),
+    (page) => JSON.stringify(servicePageSchema.parse(page)),
+  );
 }
 
 async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promise<ServicePage> {
@@ -192,6 +213,16 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
  */
 export async function searchVacancies(db: Db, query: VacancySearchQuery): Promise<VacancyPage> {
   return cached(db, `v${JSON.stringify(query)}`, () => searchVacanciesUncached(db, query));
+}
+
+/** `searchVacancies` as the route's response (see `searchServicesJson`). */
+export async function searchVacanciesJson(db: Db, query: VacancySearchQuery): Promise<JsonBody> {
+  return cachedJson(
+    db,
+    `v${JSON.stringify(query)}`,
+    () => searchVacanciesUncached(db, query),
+    (page) => JSON.stringify(vacancyPageSchema.parse(page)),
+  );
 }
 
 async function searchVacanciesUncached(db: Db, query: VacancySearchQuery): Promise<VacancyPage> {

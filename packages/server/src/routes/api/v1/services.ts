@@ -8,12 +8,13 @@ import {
   servicePageSchema,
   serviceSearchQuerySchema,
   usedMarkResultSchema,
+  type ServicePage,
   usedMarkSchema,
 } from '@poruch/core';
 import { services, usedMarks, vacancies } from '../../../db/schema.js';
 import { byIp, rateLimit } from '../../../lib/rate-limiter.js';
 import { serviceToSummary, vacancyToApi } from '../../../repositories/catalogue.js';
-import { searchServices } from '../../../search/index.js';
+import { searchServicesJson } from '../../../search/index.js';
 
 /** Public catalogue: search, profile and "I have used this service". */
 export async function serviceRoutes(fastify: FastifyInstance) {
@@ -33,7 +34,15 @@ export async function serviceRoutes(fastify: FastifyInstance) {
         response: { 200: servicePageSchema },
       },
     },
-    async (request) => searchServices(app.db, request.query),
+    // The page's JSON and ETag come from the search cache (checked against the response schema
+    // when the page was computed), so a repeated query is not serialised again.
+    async (request, reply) => {
+      const { body, etag } = await searchServicesJson(app.db, request.query);
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('etag', etag)
+        .send(body as unknown as ServicePage); // already JSON: Fastify sends the bytes as they are
+    },
   );
 
   app.get(

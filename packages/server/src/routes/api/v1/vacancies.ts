@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { vacancyPageSchema, vacancySearchQuerySchema, type VacancyPage } from '@poruch/core';
-import { searchVacancies } from '../../../search/index.js';
+import { searchVacanciesJson } from '../../../search/index.js';
 
 /** Public vacancy search (vacancies of approved services only). */
 export async function vacancyRoutes(fastify: FastifyInstance) {
@@ -18,7 +18,14 @@ export async function vacancyRoutes(fastify: FastifyInstance) {
         response: { 200: vacancyPageSchema },
       },
     },
-    // The response schema checks the category keys the search returns as plain strings.
-    async (request) => (await searchVacancies(app.db, request.query)) as VacancyPage,
+    // The page's JSON and ETag come from the search cache (see GET /services); the schema check
+    // (category keys arrive as plain strings) ran when the page was computed.
+    async (request, reply) => {
+      const { body, etag } = await searchVacanciesJson(app.db, request.query);
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('etag', etag)
+        .send(body as unknown as VacancyPage); // already JSON: Fastify sends the bytes as they are
+    },
   );
 }
