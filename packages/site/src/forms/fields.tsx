@@ -36,6 +36,28 @@ function Hint({ id, hint }: { id: string; hint?: ReactNode }) {
   ) : null;
 }
 
+/** The frame of a labelled control: the label (with the required star), the control, the hint and the messages. */
+function FieldFrame({
+  id,
+  label,
+  errors,
+  hint,
+  required,
+  children,
+}: Omit<FieldBase, 'disabled'> & { children: ReactNode }) {
+  return (
+    <div className={`field${errors?.length ? ' field--invalid' : ''}`}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+        {required && <span aria-hidden="true"> *</span>}
+      </label>
+      {children}
+      <Hint id={id} hint={hint} />
+      <FieldErrors id={id} errors={errors} />
+    </div>
+  );
+}
+
 export interface TextFieldProps extends FieldBase {
   value: string;
   onChange: (value: string) => void;
@@ -65,11 +87,7 @@ export function TextField(props: TextFieldProps) {
     'aria-describedby': describedBy(id, errors, hint),
   } as const;
   return (
-    <div className={`field${errors?.length ? ' field--invalid' : ''}`}>
-      <label className="field__label" htmlFor={id}>
-        {label}
-        {required && <span aria-hidden="true"> *</span>}
-      </label>
+    <FieldFrame id={id} label={label} errors={errors} hint={hint} required={required}>
       {rows ? (
         <textarea {...common} rows={rows} onChange={(e) => onChange(e.target.value)} />
       ) : (
@@ -81,9 +99,7 @@ export function TextField(props: TextFieldProps) {
           onChange={(e) => onChange(e.target.value)}
         />
       )}
-      <Hint id={id} hint={hint} />
-      <FieldErrors id={id} errors={errors} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -143,11 +159,7 @@ export interface SelectFieldProps extends FieldBase {
 export function SelectField(props: SelectFieldProps) {
   const { id, label, errors, hint, required, value, onChange, options, placeholder } = props;
   return (
-    <div className={`field${errors?.length ? ' field--invalid' : ''}`}>
-      <label className="field__label" htmlFor={id}>
-        {label}
-        {required && <span aria-hidden="true"> *</span>}
-      </label>
+    <FieldFrame id={id} label={label} errors={errors} hint={hint} required={required}>
       <div className="field__row">
         {props.adornment}
         <select
@@ -168,9 +180,7 @@ export function SelectField(props: SelectFieldProps) {
           ))}
         </select>
       </div>
-      <Hint id={id} hint={hint} />
-      <FieldErrors id={id} errors={errors} />
-    </div>
+    </FieldFrame>
   );
 }
 

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { credentialsSchema, isApiError, resetPasswordSchema } from '@poruch/core';
 import { useApp } from '../../app/context.js';
-import { CheckboxField, TextField } from '../../forms/fields.js';
+import { CheckboxField } from '../../forms/fields.js';
+import { FieldList, FormCard, emailField, type FormCardProps } from '../../forms/FieldList.js';
 import { Notice } from '../../forms/Notice.js';
-import { useForm } from '../../forms/useForm.js';
+import { useForm, type FormController } from '../../forms/useForm.js';
 import { Link, useRoute } from '../../router/index.js';
 import '../../forms/forms.css';
 
@@ -33,43 +34,43 @@ function Login() {
   };
 
   return (
-    <section className="page form-page" data-screen="login">
-      <h1>{t('login.title')}</h1>
-      <form className="form card" onSubmit={submit} noValidate aria-busy={form.submitting}>
-        {failed && <Notice kind="error">{failed}</Notice>}
-        <TextField
-          {...form.bind('email')}
-          label={t('field.email')}
-          type="email"
-          autoComplete="username"
-          required
-        />
-        <TextField
-          {...form.bind('password')}
-          label={t('field.password')}
-          type={showPassword ? 'text' : 'password'}
-          autoComplete="current-password"
-          required
-        />
-        <CheckboxField
-          id="login-show-password"
-          label={t('login.show_password')}
-          checked={showPassword}
-          onChange={setShowPassword}
-        />
-        <div className="form__actions">
-          <button type="submit" className="button" disabled={form.submitting}>
-            {t('login.submit')}
-          </button>
-          <Link to="/reset-password">{t('login.forgot_password')}</Link>
-        </div>
-        {locale === 'ua' && (
+    <AuthPage
+      screen="login"
+      title={t('login.title')}
+      onSubmit={submit}
+      submitLabel={t('login.submit')}
+      busy={form.submitting}
+      actions={<Link to="/reset-password">{t('login.forgot_password')}</Link>}
+      footer={
+        locale === 'ua' && (
           <p className="form__footer">
             {t('login.no_account')} <Link to="/provide-help">{t('login.register_link')}</Link>
           </p>
-        )}
-      </form>
-    </section>
+        )
+      }
+    >
+      {failed && <Notice kind="error">{failed}</Notice>}
+      <FieldList
+        form={form as FormController<object>}
+        fields={[
+          emailField(t, '', { autoComplete: 'username', required: true }),
+          {
+            path: 'password',
+            label: t('field.password'),
+            kind: 'password',
+            reveal: showPassword,
+            autoComplete: 'current-password',
+            required: true,
+          },
+        ]}
+      />
+      <CheckboxField
+        id="login-show-password"
+        label={t('login.show_password')}
+        checked={showPassword}
+        onChange={setShowPassword}
+      />
+    </AuthPage>
   );
 }
 
@@ -97,28 +98,37 @@ function ResetPassword() {
   };
 
   return (
-    <section className="page form-page" data-screen="reset-password">
-      <h1>{t('reset_password.title')}</h1>
-      <form className="form card" onSubmit={submit} noValidate aria-busy={form.submitting}>
-        {sent ? (
-          <Notice kind="success">{t('success.temporary_password_sent')}</Notice>
-        ) : (
-          <p>{t('reset_password.text')}</p>
-        )}
-        <TextField
-          {...form.bind('email')}
-          label={t('field.email')}
-          type="email"
-          autoComplete="email"
-          required
-        />
-        <div className="form__actions">
-          <button type="submit" className="button" disabled={form.submitting}>
-            {t('reset_password.submit')}
-          </button>
-          <Link to="/login">{t('reset_password.back_to_login')}</Link>
-        </div>
-      </form>
+    <AuthPage
+      screen="reset-password"
+      title={t('reset_password.title')}
+      onSubmit={submit}
+      submitLabel={t('reset_password.submit')}
+      busy={form.submitting}
+      actions={<Link to="/login">{t('reset_password.back_to_login')}</Link>}
+    >
+      {sent ? (
+        <Notice kind="success">{t('success.temporary_password_sent')}</Notice>
+      ) : (
+        <p>{t('reset_password.text')}</p>
+      )}
+      <FieldList
+        form={form as FormController<object>}
+        fields={[emailField(t, '', { required: true })]}
+      />
+    </AuthPage>
+  );
+}
+
+/** The page of a login-side form: its heading and the form in a card. */
+function AuthPage({
+  screen,
+  title,
+  ...card
+}: Omit<FormCardProps, 'className' | 'title'> & { screen: string; title: string }) {
+  return (
+    <section className="page form-page" data-screen={screen}>
+      <h1>{title}</h1>
+      <FormCard {...card} className="form card" />
     </section>
   );
 }

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import {
   LANGUAGE_OPTIONS,
-  LIMITS,
   accountDeletionSchema,
   credentialsChangeSchema,
   isApiError,
@@ -9,9 +8,17 @@ import {
   type Account,
 } from '@poruch/core';
 import { useApp, useAuth } from '../../app/context.js';
-import { CheckboxField, SelectField, TextField } from '../../forms/fields.js';
+import {
+  FieldList,
+  FormCard,
+  currentPasswordField,
+  emailField,
+  nameFields,
+  newPasswordFields,
+  phoneField,
+} from '../../forms/FieldList.js';
 import { Notice } from '../../forms/Notice.js';
-import { useForm } from '../../forms/useForm.js';
+import { useForm, type FormController } from '../../forms/useForm.js';
 
 /** Account: personal data, credentials and deletion. */
 export function AccountSection() {
@@ -61,49 +68,32 @@ function PersonalDataForm({ account }: { account: Account }) {
     if (updated) showToast(success(t, 'success.data_changed'));
   };
   return (
-    <form
-      className="card form__section"
+    <FormCard
+      title={t('personal_data.title')}
       onSubmit={submit}
-      noValidate
-      aria-labelledby="personal-title"
+      submitLabel={t('personal_data.submit')}
+      busy={form.submitting}
     >
-      <h2 id="personal-title">{t('personal_data.title')}</h2>
-      <div className="form__grid">
-        <TextField
-          {...form.bind('firstName')}
-          label={t('field.firstName')}
-          required
-          autoComplete="given-name"
-          maxLength={LIMITS.personNameMax}
-        />
-        <TextField
-          {...form.bind('lastName')}
-          label={t('field.lastName')}
-          autoComplete="family-name"
-          maxLength={LIMITS.personNameMax}
-        />
-      </div>
-      <div className="form__grid">
-        <TextField
-          {...form.bind('phone')}
-          label={t('field.phone')}
-          type="tel"
-          autoComplete="tel"
-          maxLength={LIMITS.phoneMax}
-        />
-        <SelectField
-          {...form.bind('locale')}
-          label={t('dashboard.mail_language')}
-          options={LANGUAGE_OPTIONS.map((o) => ({ value: o.code, label: t(`language.${o.code}`) }))}
-        />
-      </div>
-      <CheckboxField {...form.bindCheck('marketingConsent')} label={t('field.marketingConsent')} />
-      <div className="form__actions">
-        <button type="submit" className="button" disabled={form.submitting}>
-          {t('personal_data.submit')}
-        </button>
-      </div>
-    </form>
+      <FieldList
+        form={form as FormController<object>}
+        fields={[
+          nameFields(t),
+          [
+            phoneField(t),
+            {
+              path: 'locale',
+              label: t('dashboard.mail_language'),
+              kind: 'select',
+              options: LANGUAGE_OPTIONS.map((o) => ({
+                value: o.code,
+                label: t(`language.${o.code}`),
+              })),
+            },
+          ],
+          { path: 'marketingConsent', label: t('field.marketingConsent'), kind: 'checkbox' },
+        ]}
+      />
+    </FormCard>
   );
 }
 
@@ -136,42 +126,22 @@ function CredentialsForm({ account }: { account: Account }) {
     }
   };
   return (
-    <form className="card form__section" onSubmit={submit} noValidate aria-labelledby="cred-title">
-      <h2 id="cred-title">{t('credentials.title')}</h2>
+    <FormCard
+      title={t('credentials.title')}
+      onSubmit={submit}
+      submitLabel={t('credentials.submit')}
+      busy={form.submitting}
+    >
       <p className="field__hint">{t('credentials.text')}</p>
-      <TextField
-        {...form.bind('email')}
-        label={t('field.email')}
-        type="email"
-        autoComplete="email"
+      <FieldList
+        form={form as FormController<object>}
+        fields={[
+          emailField(t),
+          newPasswordFields(t, 'newPassword', 'confirmPassword'),
+          currentPasswordField(t),
+        ]}
       />
-      <div className="form__grid">
-        <TextField
-          {...form.bind('newPassword')}
-          label={t('field.newPassword')}
-          type="password"
-          autoComplete="new-password"
-        />
-        <TextField
-          {...form.bind('confirmPassword')}
-          label={t('field.confirmPassword')}
-          type="password"
-          autoComplete="new-password"
-        />
-      </div>
-      <TextField
-        {...form.bind('currentPassword')}
-        label={t('field.currentPassword')}
-        type="password"
-        autoComplete="current-password"
-        required
-      />
-      <div className="form__actions">
-        <button type="submit" className="button" disabled={form.submitting}>
-          {t('credentials.submit')}
-        </button>
-      </div>
-    </form>
+    </FormCard>
   );
 }
 
@@ -219,18 +189,13 @@ function AccountDeletion() {
           </button>
         </div>
       ) : (
-        <form className="form" onSubmit={submit} noValidate>
-          <TextField
-            {...form.bind('currentPassword')}
-            label={t('field.currentPassword')}
-            type="password"
-            autoComplete="current-password"
-            required
-          />
-          <div className="form__actions">
-            <button type="submit" className="button button--danger" disabled={form.submitting}>
-              {t('account_deletion.submit')}
-            </button>
+        <FormCard
+          className="form"
+          onSubmit={submit}
+          submitLabel={t('account_deletion.submit')}
+          busy={form.submitting}
+          danger
+          actions={
             <button
               type="button"
               className="button button--secondary"
@@ -238,8 +203,10 @@ function AccountDeletion() {
             >
               {t('common.cancel')}
             </button>
-          </div>
-        </form>
+          }
+        >
+          <FieldList form={form as FormController<object>} fields={[currentPasswordField(t)]} />
+        </FormCard>
       )}
     </section>
   );

@@ -8,7 +8,14 @@ import {
   type FieldError,
 } from '@poruch/core';
 import { useApp } from '../../app/context.js';
-import { CheckboxField, TextField } from '../../forms/fields.js';
+import { CheckboxField } from '../../forms/fields.js';
+import {
+  FieldList,
+  emailField,
+  nameFields,
+  newPasswordFields,
+  phoneField,
+} from '../../forms/FieldList.js';
 import { Notice } from '../../forms/Notice.js';
 import { ServiceFields } from '../../forms/ServiceFields.js';
 import {
@@ -102,55 +109,23 @@ export default function RegisterScreen() {
       <form className="form" onSubmit={submit} noValidate aria-busy={form.submitting}>
         <fieldset className="card form__section">
           <legend>{t('registration.account_step')}</legend>
-          <div className="form__grid">
-            <TextField
-              {...form.bind('account.firstName')}
-              label={label('firstName')}
-              required
-              autoComplete="given-name"
-              maxLength={LIMITS.personNameMax}
-            />
-            <TextField
-              {...form.bind('account.lastName')}
-              label={label('lastName')}
-              autoComplete="family-name"
-              maxLength={LIMITS.personNameMax}
-            />
-          </div>
-          <TextField
-            {...form.bind('account.email')}
-            label={label('email')}
-            type="email"
-            autoComplete="email"
-            required
-            hint={
-              emailUsed ? <Link to="/login">{t('registration.login_instead')}</Link> : undefined
-            }
+          <FieldList
+            form={form as FormController<object>}
+            fields={[
+              nameFields(t, 'account'),
+              emailField(t, 'account', {
+                required: true,
+                hint: emailUsed ? (
+                  <Link to="/login">{t('registration.login_instead')}</Link>
+                ) : undefined,
+              }),
+              phoneField(t, 'account'),
+              newPasswordFields(t, 'account.password', 'account.confirmPassword', {
+                required: true,
+                hint: t('registration.password_hint', { length: LIMITS.passwordMin }),
+              }),
+            ]}
           />
-          <TextField
-            {...form.bind('account.phone')}
-            label={label('phone')}
-            type="tel"
-            autoComplete="tel"
-            maxLength={LIMITS.phoneMax}
-          />
-          <div className="form__grid">
-            <TextField
-              {...form.bind('account.password')}
-              label={label('password')}
-              type="password"
-              autoComplete="new-password"
-              required
-              hint={t('registration.password_hint', { length: LIMITS.passwordMin })}
-            />
-            <TextField
-              {...form.bind('account.confirmPassword')}
-              label={label('confirmPassword')}
-              type="password"
-              autoComplete="new-password"
-              required
-            />
-          </div>
         </fieldset>
         <fieldset className="card form__section">
           <legend>{t('registration.service_step')}</legend>
