@@ -75,6 +75,16 @@ describe('HTTP caching of public GETs', () => {
       expect(weak.status, path).toBe(304);
       const other = await anon().get(path, { headers: { 'if-none-match': '"other"' } });
       expect(other.status, path).toBe(200);
+
+      // HEAD gets the same policy, tag and 304.
+      const head = await fetch(new URL(path, server.url), { method: 'HEAD' });
+      expect(head.headers.get('cache-control'), `HEAD ${path}`).toBe(cc);
+      expect(head.headers.get('etag'), `HEAD ${path}`).toBe(etag);
+      const head304 = await fetch(new URL(path, server.url), {
+        method: 'HEAD',
+        headers: { 'if-none-match': etag! },
+      });
+      expect(head304.status, `HEAD ${path}`).toBe(304);
     }
   });
 
@@ -168,6 +178,8 @@ describe('HTTP caching of public GETs', () => {
       expect(res.headers.get('etag'), path).toBeNull();
       const again = await client.get(path, { headers: { 'if-none-match': '*' } });
       expect(again.status, path).not.toBe(304);
+      const head = await client.request('HEAD', path);
+      expect(head.headers.get('cache-control'), `HEAD ${path}`).toBe('private, no-store');
     }
   });
 

@@ -66,6 +66,8 @@ export const CACHE_POLICIES: Record<string, CachePolicy> = {
   // Session-dependent or personal.
   '/api/v1/auth/check': PRIVATE,
   '/api/v1/auth/logout': PRIVATE,
+  '/api/v1/account': PRIVATE,
+  '/api/v1/account/*': PRIVATE,
   '/api/v1/my/*': PRIVATE,
   '/api/v1/admin/*': PRIVATE,
   // A side effect (unsubscribes) and a secret in the query.
@@ -145,10 +147,14 @@ export const httpCachePlugin = fp(async (app: FastifyInstance) => {
 
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
-    if (!methods.includes('GET')) return;
+    // HEAD routes (Fastify adds one per GET) get the same policy as their GET.
+    const isGet = methods.includes('GET');
+    if (!isGet && !methods.includes('HEAD')) return;
     const policy = route.config?.cache ?? policyFor(route.url);
     if (!policy) {
-      if (!STATIC_ROUTE_PREFIXES.some((p) => route.url.startsWith(p))) uncached.push(route.url);
+      if (isGet && !STATIC_ROUTE_PREFIXES.some((p) => route.url.startsWith(p))) {
+        uncached.push(route.url);
+      }
       return;
     }
     route.config = {
