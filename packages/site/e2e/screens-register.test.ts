@@ -53,9 +53,10 @@ describe('registration (provide-help)', () => {
     await expect.poll(() => form.getByText(required('firstName')).count(), POLL).toBe(1);
     expect(await form.getByText(required('email')).count()).toBe(1);
     expect(await form.getByText(ua('validation.must_agree')).count()).toBeGreaterThan(0);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe(
-      'register-account-firstName',
-    );
+    // The form moves the focus to the first broken field in an effect, after the messages show.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.id), POLL)
+      .toBe('register-account-firstName');
 
     await page.getByLabel(ua('field.firstName')).fill('Олена');
     await page.getByLabel(ua('field.lastName')).fill('Коваль');

@@ -100,7 +100,7 @@ describe('routes and access rules', () => {
     const errors = collectErrors(page);
     await open(page, '/no/such/page');
     await page.waitForURL(`${server.baseUrl}/`);
-    expect(await page.locator('[data-screen="home"]').count()).toBe(1);
+    await expect.poll(() => page.locator('[data-screen="home"]').count()).toBe(1);
 
     for (const [url, title] of [
       ['/about', 'Про нас'],
@@ -443,6 +443,9 @@ describe('toasts and the confirm dialog', () => {
       '10000',
     );
     await screenshot(page, 'confirm');
+    // The dialog listens for Escape from the effect that also focuses its accept button: wait
+    // for that focus, so the key is not pressed before the dialog listens.
+    await expect.poll(() => dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
     await page.keyboard.press('Escape');
     expect(await result()).toBe('cancel');
 

@@ -181,7 +181,7 @@ describe('<poruch-search> from the built bundles on a foreign origin', () => {
     );
     await waitForState(page, 'poruch-search', 'error');
     const error = search(page).locator('[part~="error"]');
-    expect(await error.isVisible()).toBe(true);
+    await expect.poll(() => error.isVisible()).toBe(true);
     expect(await error.textContent()).toContain(en('widget.error_title'));
     expect(await error.textContent()).toContain(en('error.service_unavailable'));
     await page.unroute(`${env.server.baseUrl}/api/**`);
