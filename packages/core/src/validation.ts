@@ -33,6 +33,10 @@ export const VALIDATION_KEYS = {
   unknownField: 'validation.unknown_field',
   /** "Telephone must look like {phone}" */
   phone: 'validation.phone',
+  /** "Only http:// and https:// links are allowed" (a website with another scheme: javascript:, data:…) */
+  linkScheme: 'validation.link_scheme',
+  /** "A telephone number, not a link: digits like {phone}" (javascript:, sms:, a URL…) */
+  phoneScheme: 'validation.phone_scheme',
 } as const;
 
 /** Example values shown inside the messages. */
@@ -98,7 +102,10 @@ export function issueToFieldError(issue: z.core.$ZodIssue): FieldError[] {
 function paramsFor(key: string, name: string): FieldError['params'] {
   if (key === VALIDATION_KEYS.email) return { email: VALIDATION_EXAMPLES.email };
   if (key === VALIDATION_KEYS.link) return { host: VALIDATION_EXAMPLES.host };
-  if (key === VALIDATION_KEYS.phone) return { phone: VALIDATION_EXAMPLES.phone };
+  if (key === VALIDATION_KEYS.phone || key === VALIDATION_KEYS.phoneScheme) {
+    return { phone: VALIDATION_EXAMPLES.phone };
+  }
+  if (key === VALIDATION_KEYS.linkScheme) return {};
   return { name };
 }
 
@@ -124,20 +131,46 @@ export const emailSchema = z
 
 export const passwordSchema = z.string().min(LIMITS.passwordMin).max(LIMITS.passwordMax);
 
-/** Only http and https links: a `javascript:` URL never reaches a page. */
+/** A URL scheme at the start of a value (`javascript:`, `data:`, `https:`), lower-cased, or null. */
+const schemeOf = (v: string): string | null =>
+  // Browsers drop control characters and spaces inside a scheme (`java\nscript:`).
+  // eslint-disable-next-line no-control-regex
+  /^([a-z][a-z0-9+.-]*):/i.exec(v.replace(/[\u0000-\u0020]/g, ''))?.[1]?.toLowerCase() ?? null;
+
+/**
+ * Only http and https links: a `javascript:`, `data:` or `vbscript:` URL never reaches a page.
+ * Another scheme gets its own message (validation.link_scheme); a value without one (a bare
+ * host) the general one (validation.link). Renderers check again (safeWebHref in the widgets).
+ */
 export const websiteSchema = z
   .string()
   .trim()
   .max(LIMITS.urlMax)
-  .refine((v) => v === '' || /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(v), {
-    error: VALIDATION_KEYS.link,
+  .superRefine((v, ctx) => {
+    if (v === '') return;
+    const scheme = schemeOf(v);
+    if (scheme !== null && scheme !== 'http' && scheme !== 'https') {
+      ctx.addIssue({ code: 'custom', message: VALIDATION_KEYS.linkScheme });
+    } else if (!/^https?:\/\/[^\s/$.?#][^\s]*$/i.test(v)) {
+      ctx.addIssue({ code: 'custom', message: VALIDATION_KEYS.link });
+    }
   });
 
-/** Digits, spaces, dashes, dots, parentheses and a leading plus: safe inside a tel: link. */
+/**
+ * Digits, spaces, dashes, dots, parentheses and a leading plus: safe inside a tel: link, which
+ * the renderers build from the digits (a stored value is never an href). A value with a scheme
+ * other than `tel:` (`javascript:`, `sms:`, `https:`) gets validation.phone_scheme.
+ */
 export const phoneSchema = z
   .string()
   .trim()
   .max(LIMITS.phoneMax)
-  .refine((v) => v === '' || /^(\+|\()?[0-9][0-9 ().-]{4,}$/.test(v), {
-    error: VALIDATION_KEYS.phone,
+  .superRefine((v, ctx) => {
+    if (v === '' || /^(\+|\()?[0-9][0-9 ().-]{4,}$/.test(v)) return;
+    const scheme = schemeOf(v);
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        scheme !== null && scheme !== 'tel' ? VALIDATION_KEYS.phoneScheme : VALIDATION_KEYS.phone,
+    });
   });

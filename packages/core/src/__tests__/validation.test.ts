@@ -129,11 +129,36 @@ describe('links and telephones', () => {
   it.each(['https://example.com', 'http://example.com/path?q=1', ''])('accepts %j', (v) => {
     expect(websiteSchema.safeParse(v).success).toBe(true);
   });
-  it.each(['example.com', 'javascript:alert(1)', 'ftp://example.com', 'https://'])(
+  it.each(['example.com', 'https://', 'http:/example.com'])(
     'rejects %j with validation.link',
     (v) => {
       expect(errorsOf(z.object({ website: websiteSchema }), { website: v })).toEqual([
         { field: 'website', key: VALIDATION_KEYS.link, params: { host: VALIDATION_EXAMPLES.host } },
+      ]);
+    },
+  );
+  it.each([
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    ' \tjava\nscript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox(1)',
+    'ftp://example.com',
+    'file:///etc/passwd',
+  ])('rejects %j with validation.link_scheme', (v) => {
+    expect(errorsOf(z.object({ website: websiteSchema }), { website: v })).toEqual([
+      { field: 'website', key: VALIDATION_KEYS.linkScheme, params: {} },
+    ]);
+  });
+  it.each(['javascript:alert(1)', 'https://example.com', 'sms:+48123456789', 'data:,1'])(
+    'rejects the telephone %j with validation.phone_scheme',
+    (v) => {
+      expect(errorsOf(z.object({ phone: phoneSchema }), { phone: v })).toEqual([
+        {
+          field: 'phone',
+          key: VALIDATION_KEYS.phoneScheme,
+          params: { phone: VALIDATION_EXAMPLES.phone },
+        },
       ]);
     },
   );

@@ -92,7 +92,7 @@ describe('bad input', () => {
     expect(byField).toMatchObject({
       termsAgreed: 'validation.must_agree',
       'service.addressConfirmed': 'validation.must_agree',
-      'service.website': 'validation.link',
+      'service.website': 'validation.link_scheme',
       'service.phone': 'validation.phone',
     });
     // The passwords rule runs once the rest of the body is valid.
