@@ -16,7 +16,8 @@ const walk = (d) =>
 const files = {};
 for (const file of walk(dir).sort()) {
   const name = relative(dir, file);
-  if (name === 'manifest.json') continue;
+  // The precompressed copies (scripts/compress.mjs) are encodings of these files, not files.
+  if (name === 'manifest.json' || /\.(br|gz)$/.test(name)) continue;
   const body = readFileSync(file);
   files[name] = {
     bytes: body.length,

@@ -1,42 +1,152 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { PoruchError } from '@poruch/core';
 import type { Env } from '../env.js';
+import { withAcceptEncoding } from './widgets.js';
 
-const API_PATHS = /^\/(api|env|healthz|readyz)(\/|$|\?)/;
+const API_PATHS = /^\/(api|env|healthz|readyz|metrics)(\/|$|\?)/;
+
+/** Cache-Control of content-hashed files: a new build writes new names, so they never change. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Cache-Control of everything else (pages, sw.js, manifest, icons): ask every time (ETag, 304). */
+export const REVALIDATE = 'no-cache';
+
+/** One prerendered page, kept in memory with its compressed forms and validator. */
+interface Page {
+  body: Buffer;
+  etag: string;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+/** A route of the site's dist/pages/routes.json (scripts/prerender.mjs). */
+interface PageRoute {
+  name: string;
+  path: string;
+  file: string;
+}
 
 /**
- * Serves the built site at / in production. Unknown paths that are not API calls get
- * index.html, so the client-side router shows the screen (or sends the user home).
+ * The route pattern syntax of the site's router (packages/site/src/router/match.ts): literal
+ * segments, `:name`, a trailing optional `:name?`, and a final `*`.
+ */
+export function matchesPattern(pattern: string, pathname: string): boolean {
+  const want = pattern.split('/').filter(Boolean);
+  const have = pathname.split('/').filter(Boolean);
+  for (let i = 0; i < want.length; i++) {
+    const seg = want[i]!;
+    if (seg === '*' && i === want.length - 1) return true;
+    if (seg.startsWith(':')) {
+      if (have[i] === undefined && !seg.endsWith('?')) return false;
+      continue;
+    }
+    if (have[i] !== seg) return false;
+  }
+  return have.length <= want.length;
+}
+
+/** The encoding to send for an Accept-Encoding header: br, then gzip, else none. */
+function pickEncoding(accept: string | undefined): 'br' | 'gzip' | null {
+  const offered = new Map<string, number>();
+  for (const part of (accept ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    offered.set(name, q ? Number(q.slice(2)) : 1);
+  }
+  const ok = (name: string) => (offered.get(name) ?? offered.get('*') ?? 0) > 0;
+  if (ok('br')) return 'br';
+  if (ok('gzip')) return 'gzip';
+  return null;
+}
+
+/**
+ * Serves the built site at / in production:
+ * - files under the site folder with @fastify/static, sending the `.br` / `.gz` the build wrote
+ *   beside them when the browser accepts one (`Vary: Accept-Encoding`); content-hashed names
+ *   are immutable for a year, the rest revalidate every time (ETag / Last-Modified, 304);
+ * - a page path gets the route's prerendered page (dist/pages/<route>.html: its first screen,
+ *   inlined CSS, preloads of its chunks), or index.html for a path no route knows; pages are
+ *   held in memory, compressed once, with a strong ETag, `no-cache` and 304 on If-None-Match.
  */
 export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env }) => {
   const index = path.join(env.SITE_DIR, 'index.html');
   const serveSite = env.NODE_ENV === 'production' && fs.existsSync(index);
+  const routesFile = path.join(env.SITE_DIR, 'pages', 'routes.json');
+  const routes: PageRoute[] = [];
   if (serveSite) {
     await app.register(fastifyStatic, {
       root: env.SITE_DIR,
       wildcard: false,
       index: false,
-      // The site's build writes .br and .gz beside its text files (vite.config.ts precompress).
+      // The build writes .br and .gz beside its text files (packages/site/vite.config.ts).
       preCompressed: true,
-      setHeaders: (res, file) => {
-        // Vite writes content-hashed names under assets/: they never change.
-        if (file.includes(`${path.sep}assets${path.sep}`)) {
-          res.header('cache-control', 'public, max-age=31536000, immutable');
-        } else {
-          res.header('cache-control', 'no-cache');
-        }
+      setHeaders: (reply, file) => {
+        reply.header(
+          'cache-control',
+          // Vite writes only content-hashed names under assets/ (public/ files go to the root).
+          file.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : REVALIDATE,
+        );
       },
     });
+    if (fs.existsSync(routesFile)) {
+      routes.push(...(JSON.parse(fs.readFileSync(routesFile, 'utf8')) as PageRoute[]));
+    }
   } else if (env.NODE_ENV === 'production') {
     app.log.warn({ siteDir: env.SITE_DIR }, '[poruch] built site not found; run pnpm build');
   }
 
+  const pages = new Map<string, Page>();
+  /** The page (read and compressed on first use) of a file relative to the site folder. */
+  const pageOf = (file: string): Page => {
+    let page = pages.get(file);
+    if (!page) {
+      const body = fs.readFileSync(path.join(env.SITE_DIR, file));
+      page = {
+        body,
+        etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+      };
+      pages.set(file, page);
+    }
+    return page;
+  };
+
+  const sendPage = (request: FastifyRequest, reply: FastifyReply, file: string) => {
+    const page = pageOf(file);
+    reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', REVALIDATE)
+      .header('vary', withAcceptEncoding(reply.getHeader('vary')))
+      .header('etag', page.etag);
+    const match = request.headers['if-none-match'];
+    if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === page.etag)) {
+      return reply.code(304).send();
+    }
+    const encoding = pickEncoding(request.headers['accept-encoding']);
+    if (encoding === 'br') {
+      page.br ??= brotliCompressSync(page.body, {
+        params: {
+          [zlib.BROTLI_PARAM_QUALITY]: 11,
+          [zlib.BROTLI_PARAM_SIZE_HINT]: page.body.length,
+        },
+      });
+      return reply.header('content-encoding', 'br').send(page.br);
+    }
+    if (encoding === 'gzip') {
+      page.gzip ??= gzipSync(page.body, { level: 9 });
+      return reply.header('content-encoding', 'gzip').send(page.gzip);
+    }
+    return reply.send(page.body);
+  };
+
   app.setNotFoundHandler(async (request, reply) => {
-    const wantsPage = request.method === 'GET' && !API_PATHS.test(request.url);
+    const wantsPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !API_PATHS.test(request.url);
     if (serveSite && wantsPage) {
       const file = request.url.split('?')[0]!;
       // A real file under the site folder (static routes only cover what existed at start).
@@ -49,7 +159,16 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
       ) {
         return reply.sendFile(path.relative(env.SITE_DIR, candidate));
       }
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      let pathname = file;
+      try {
+        pathname = decodeURI(file);
+      } catch {
+        // A malformed escape: no route matches it, and index.html sends the visitor home.
+      }
+      const route = routes.find((r) => matchesPattern(r.path, pathname.replace(/\/{2,}/g, '/')));
+      const page =
+        route && fs.existsSync(path.join(env.SITE_DIR, route.file)) ? route.file : 'index.html';
+      return sendPage(request, reply, page);
     }
     throw new PoruchError(404, 'not_found');
   });

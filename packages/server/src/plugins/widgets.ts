@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,13 +40,58 @@ function findBuild(): string | undefined {
 }
 
 /**
+ * A rollup output name with a content hash (`chunks/runtime-CLEo4gcX.js`,
+ * `map/element-7nDqB8Sm.js`): the same name is always the same bytes, under any prefix.
+ */
+export const HASHED_WIDGET_FILE = /-[A-Za-z0-9_-]{8}\.js$/;
+
+/** The Vary header with Accept-Encoding added to what an earlier hook set (CORS: Origin). */
+export function withAcceptEncoding(current: unknown): string {
+  const list = current
+    ? String(current)
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean)
+    : [];
+  if (list.includes('*') || list.some((v) => v.toLowerCase() === 'accept-encoding')) {
+    return list.join(', ');
+  }
+  return [...list, 'Accept-Encoding'].join(', ');
+}
+
+/** One file of the build with its precompressed copies (scripts/compress.mjs), if written. */
+interface WidgetFile {
+  body: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+  etag: string;
+}
+
+/** br, then gzip, else none, by the request's Accept-Encoding (q=0 refuses). */
+function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
+  const q = new Map<string, number>();
+  for (const part of (header ?? '').toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    if (!name) continue;
+    const weight = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    q.set(name, weight ? Number(weight.slice(2)) : 1);
+  }
+  const ok = (name: string) => (q.get(name) ?? q.get('*') ?? 0) > 0;
+  return ok('br') ? 'br' : ok('gzip') ? 'gzip' : null;
+}
+
+/**
  * Serves the widgets' script-tag build at two prefixes:
  * - `/widgets/<exact version>/…` (`/widgets/0.1.0/poruch.js`): immutable, cached for a year,
  *   with the SRI hashes of `manifest.json`;
- * - `/widgets/v<major>/…` (`/widgets/v0/poruch.js`): the moving major, cached for five minutes,
- *   so a fix reaches every embedding page without their changing the snippet.
- * Any origin may load them (CORS `*`, no credentials, cross-origin resource policy). The files
- * are read into memory once at start; a build without a manifest serves nothing, with a warning.
+ * - `/widgets/v<major>/…` (`/widgets/v0/poruch.js`): the moving major. Its entry points (the
+ *   loader `poruch.js` and `manifest.json`, whose names do not change between builds) are cached
+ *   for five minutes and then revalidated (ETag, 304), so a fix reaches every embedding page
+ *   without their changing the snippet; the content-hashed chunks they import are immutable.
+ * Each file goes out brotli- or gzip-encoded when the browser accepts it, from the copies the
+ * build wrote (`Vary: Accept-Encoding`). Any origin may load them (CORS `*`, no credentials,
+ * cross-origin resource policy). The files are read into memory once at start; a build without
+ * a manifest serves nothing, with a warning.
  */
 export const widgetsPlugin = fp(async (app: FastifyInstance, options: WidgetsPluginOptions) => {
   const dir = options.dir ?? findBuild();
@@ -54,9 +100,21 @@ export const widgetsPlugin = fp(async (app: FastifyInstance, options: WidgetsPlu
     return;
   }
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
-  const files = new Map<string, Buffer>();
+  const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file) : undefined);
+  const files = new Map<string, WidgetFile>();
   for (const name of [...Object.keys(manifest.files), 'manifest.json']) {
-    files.set(name, fs.readFileSync(path.join(dir, name)));
+    const file = path.join(dir, name);
+    const body = fs.readFileSync(file);
+    const integrity =
+      manifest.files[name]?.integrity ??
+      `sha384-${createHash('sha384').update(body).digest('base64')}`;
+    // Weak: the same validator for every encoding of the same bytes (RFC 9110 §8.8.1).
+    files.set(name, {
+      body,
+      br: read(`${file}.br`),
+      gzip: read(`${file}.gz`),
+      etag: `W/"${integrity}"`,
+    });
   }
 
   app.get<{ Params: { version: string; '*': string } }>(
@@ -66,25 +124,35 @@ export const widgetsPlugin = fp(async (app: FastifyInstance, options: WidgetsPlu
       const { version } = request.params;
       const name = request.params['*'];
       const exact = version === manifest.version;
-      const body = files.get(name);
-      if ((!exact && version !== manifest.major) || !body) throw new PoruchError(404, 'not_found');
-      const integrity = manifest.files[name]?.integrity;
+      const file = files.get(name);
+      if ((!exact && version !== manifest.major) || !file) throw new PoruchError(404, 'not_found');
+      const immutable = exact || HASHED_WIDGET_FILE.test(name);
       reply
         .header('content-type', TYPES[path.extname(name)] ?? 'application/octet-stream')
         .header(
           'cache-control',
-          exact
+          immutable
             ? 'public, max-age=31536000, immutable'
             : 'public, max-age=300, stale-while-revalidate=86400',
         )
+        .header('vary', withAcceptEncoding(reply.getHeader('vary')))
+        .header('etag', file.etag)
         .header('access-control-allow-origin', '*')
         .header('cross-origin-resource-policy', 'cross-origin')
         .header('x-content-type-options', 'nosniff');
-      if (integrity) reply.header('etag', `"${integrity}"`);
-      if (integrity && request.headers['if-none-match'] === `"${integrity}"`) {
+      const bare = file.etag.slice(2);
+      const match = request.headers['if-none-match'];
+      if (
+        match?.split(',').some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === bare)
+      ) {
         return reply.code(304).send();
       }
-      return reply.send(body);
+      const encoding = acceptedEncoding(request.headers['accept-encoding']);
+      if (encoding === 'br' && file.br) return reply.header('content-encoding', 'br').send(file.br);
+      if (encoding === 'gzip' && file.gzip) {
+        return reply.header('content-encoding', 'gzip').send(file.gzip);
+      }
+      return reply.send(file.body);
     },
   );
 });
