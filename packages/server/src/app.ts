@@ -6,7 +6,7 @@ import { authPlugin } from './plugins/auth.js';
 import { databasePlugin } from './plugins/database.js';
 import { docsPlugin } from './plugins/docs.js';
 import { loggerOptions, requestId, type LogDestination } from './logging.js';
-import { errorsPlugin } from './plugins/errors.js';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { httpCachePlugin } from './plugins/http-cache.js';
 import { mailPlugin } from './plugins/mail.js';
 import { metricsPlugin } from './plugins/metrics.js';
@@ -62,6 +62,9 @@ export async function buildApp({ env, database, logStream }: AppOptions): Promis
     // (plugins/shutdown.ts).
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Refusals before routing carry catalogue keys too (found by the fuzz test).
+    frameworkErrors,
+    clientErrorHandler,
   });
   const routeTable: RouteOptions[] = [];
   app.decorate('routeTable', routeTable);

@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import {
@@ -21,7 +22,43 @@ const FASTIFY_CODES: Record<string, [number, ErrorKey]> = {
   FST_CSRF_MISSING_SECRET: [403, 'csrf_token_invalid'],
   FST_ERR_VALIDATION: [400, 'validation_failed'],
   FST_ERR_NOT_FOUND: [404, 'not_found'],
+  // Found by the fuzz test (issue 8): answered before any route, with Fastify's own body.
+  FST_ERR_BAD_URL: [400, 'bad_request'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'payload_too_large'],
+  FST_ERR_ASYNC_CONSTRAINT: [500, 'internal_server_error'],
 };
+
+/**
+ * Fastify's `frameworkErrors`: a malformed URL (`/services/%zz`) or an over-long path parameter
+ * is refused before routing; without this its body would carry no catalogue key.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const poruch = toPoruchError(error);
+  request.log.info({ key: poruch.key, statusCode: poruch.statusCode }, 'request rejected');
+  reply.code(poruch.statusCode).send(poruch.toBody());
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses (headers or URL over the size
+ * limit, a malformed request line) is answered on the socket with a catalogue body too.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, text, key] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'payload_too_large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'bad_request']
+        : [400, 'Bad Request', 'bad_request'];
+  const body = JSON.stringify({ statusCode: status, errors: { message: key } });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
 
 /** Turns any thrown value into the catalogue shape of DESIGN §4. */
 export function toPoruchError(error: unknown): PoruchError {
@@ -65,7 +102,13 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     const headers = (error as { headers?: Record<string, string> }).headers;
     if (headers) reply.headers(headers);
-    return reply.code(poruch.statusCode).send(poruch.toBody());
+    // Serialized as is: a route's own response schema for this status (unsubscribe's 400) must
+    // not reject the error body and turn it into a 500 (found by the fuzz test).
+    return reply
+      .code(poruch.statusCode)
+      .type('application/json; charset=utf-8')
+      .serializer(JSON.stringify)
+      .send(poruch.toBody());
   });
 });
 
