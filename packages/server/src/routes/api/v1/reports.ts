@@ -63,6 +63,10 @@ export async function reportRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { serviceId, reason, description } = request.body;
+      // Not an id at all: no such service (the database would refuse it as a uuid; fuzz test).
+      if (!z.uuid().safeParse(serviceId).success) {
+        throw new PoruchError(404, 'resource_was_not_found');
+      }
       const [service] = await app.db
         .select({ id: services.id, name: services.name })
         .from(services)
@@ -73,7 +77,8 @@ export async function reportRoutes(fastify: FastifyInstance) {
       const row = await app.db.transaction(async (tx) => {
         const [inserted] = await tx
           .insert(reports)
-          .values({ serviceId, reason, description })
+          // A logged-in reporter is linked (their export lists it); visitors stay anonymous.
+          .values({ serviceId, reason, description, reporterId: request.account?.id ?? null })
           .returning({ id: reports.id });
         await notifyNewReport(app, tx, { id: inserted!.id, reason, description }, service.name);
         return inserted!;
