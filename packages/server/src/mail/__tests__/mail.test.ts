@@ -266,7 +266,13 @@ describe('mail', () => {
         body: JSON.stringify({ token: bad }),
       });
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ status: false, message: 'unsubscribe_failed' });
+      expect(await res.json()).toEqual({
+        statusCode: 400,
+        errors: { message: 'bad_request' },
+        error: { message: 'unsubscribe_failed' },
+        status: false,
+        message: 'unsubscribe_failed',
+      });
     }
     const still = await server.database.db
       .select({ unsubscribed: accounts.unsubscribed })

@@ -11,6 +11,15 @@ const resultSchema = z.object({
   status: z.boolean(),
   message: z.enum(['unsubscribe_succeeded', 'unsubscribe_failed']),
 });
+/**
+ * A failed unsubscribe: the same fields, inside the error body every refusal has (a catalogue key
+ * in `errors.message`, the detail in `error.message`), so clients handle it like any 4xx.
+ */
+const failedSchema = resultSchema.extend({
+  statusCode: z.literal(400),
+  errors: z.object({ message: z.literal('bad_request') }),
+  error: z.object({ message: z.literal('unsubscribe_failed') }),
+});
 const tokenSchema = z.string().max(300);
 
 /**
@@ -56,7 +65,13 @@ export async function unsubscribeRoutes(fastify: FastifyInstance) {
       return { status: true, message: 'unsubscribe_succeeded' as const };
     }
     reply.code(400);
-    return { status: false, message: 'unsubscribe_failed' as const };
+    return {
+      statusCode: 400 as const,
+      errors: { message: 'bad_request' as const },
+      error: { message: 'unsubscribe_failed' as const },
+      status: false,
+      message: 'unsubscribe_failed' as const,
+    };
   };
 
   app.post(
@@ -73,7 +88,7 @@ export async function unsubscribeRoutes(fastify: FastifyInstance) {
         body: z
           .object({ token: tokenSchema.optional(), 'List-Unsubscribe': z.string().optional() })
           .optional(),
-        response: { 200: resultSchema, 400: resultSchema },
+        response: { 200: resultSchema, 400: failedSchema },
       },
     },
     async (request, reply) => answer(request, reply, request.query.token ?? request.body?.token),
@@ -88,7 +103,7 @@ export async function unsubscribeRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Unsubscribe from campaign mails by the link of a mail',
         querystring: z.object({ token: tokenSchema.optional() }),
-        response: { 200: resultSchema, 400: resultSchema },
+        response: { 200: resultSchema, 400: failedSchema },
       },
     },
     async (request, reply) => answer(request, reply, request.query.token),
