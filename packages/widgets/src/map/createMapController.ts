@@ -79,7 +79,7 @@ export class MapController {
   private readonly options: MapControllerOptions;
   private readonly markers = L.layerGroup();
   /** The markers on the map by key, so a redraw keeps those that stay (and the focus in one). */
-  private drawn = new Map<string, Drawn<MapCluster> | Drawn<MapPoint>>();
+  private readonly drawn = new Map<string, Drawn<MapCluster> | Drawn<MapPoint>>();
   private filters: ServiceFilters = {};
   private timer: ReturnType<typeof setTimeout> | undefined;
   private request: AbortController | undefined;
