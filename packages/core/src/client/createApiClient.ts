@@ -14,6 +14,7 @@ import {
   type PersonalDataUpdate,
   type ResetPassword,
 } from '../schemas/account.js';
+import { accountExportSchema, type AccountExport } from '../schemas/accountExport.js';
 import {
   runtimeConfigSchema,
   type PushSubscriptionInput,
@@ -135,6 +136,11 @@ export interface ApiClient {
   changeCredentials(change: CredentialsChange): Promise<Account>;
   /** `DELETE account`: deletes the logged-in account, confirmed by its current password. */
   deleteAccount(body: AccountDeletion): Promise<void>;
+  /**
+   * `GET account/export`: everything Poruch keeps about the logged-in account (checked against
+   * core's accountExportSchema). To offer it as a file, serialise it into a Blob and download it.
+   */
+  exportAccount(): Promise<AccountExport>;
 }
 
 const API_ERROR = Symbol('poruch.apiError');
@@ -292,5 +298,6 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     changeCredentials: (change) =>
       request('PUT', 'auth/credentials', { json: change, schema: accountSchema }),
     deleteAccount: (body) => request('DELETE', 'account', { json: body }),
+    exportAccount: () => request('GET', 'account/export', { schema: accountExportSchema }),
   };
 }

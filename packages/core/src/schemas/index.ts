@@ -8,3 +8,4 @@ export * from './vacancy.js';
 export * from './search.js';
 export * from './geocode.js';
 export * from './catalogue.js';
+export * from './accountExport.js';

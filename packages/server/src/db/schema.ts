@@ -142,8 +142,16 @@ export const reports = pgTable(
     createdAt: createdAt(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     resolvedBy: uuid('resolved_by').references(() => accounts.id, { onDelete: 'set null' }),
+    /**
+     * The account that filed it, when it was logged in (null for visitors). Only that account
+     * sees the link (its data export); deleting the account clears it.
+     */
+    reporterId: uuid('reporter_id').references(() => accounts.id, { onDelete: 'set null' }),
   },
-  (t) => [index('reports_status_idx').on(t.status, t.createdAt)],
+  (t) => [
+    index('reports_status_idx').on(t.status, t.createdAt),
+    index('reports_reporter_idx').on(t.reporterId),
+  ],
 );
 
 export const campaigns = pgTable('campaigns', {

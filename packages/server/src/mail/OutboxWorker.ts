@@ -5,7 +5,7 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import type { LocaleCode } from '@poruch/core';
 import type { Db } from '../db/index.js';
 import { accounts, campaigns, mailOutbox, pushSubscriptions } from '../db/schema.js';
-import { PUSH_PREFIX, SENSITIVE_TEMPLATES } from './outbox.js';
+import { ERASED_RECIPIENT_TEMPLATES, PUSH_PREFIX, SENSITIVE_TEMPLATES } from './outbox.js';
 import { sendPush, type VapidKeys } from './push.js';
 import {
   TEMPLATES,
@@ -248,6 +248,9 @@ export class OutboxWorker {
   }
 
   private wipe(row: Claimed) {
+    if (ERASED_RECIPIENT_TEMPLATES.has(row.template)) {
+      return { payload: {}, recipient: '', lastError: null };
+    }
     return SENSITIVE_TEMPLATES.has(row.template) ? { payload: {} } : {};
   }
 

@@ -8,6 +8,12 @@ import type { PushName, PushParams, TemplateName, TemplateParams } from './templ
 /** Templates whose payload is a secret: it is wiped once the mail is delivered or has failed. */
 export const SENSITIVE_TEMPLATES: ReadonlySet<string> = new Set(['resetPassword']);
 
+/**
+ * Templates sent to an address whose account no longer exists (the deletion notice): once
+ * delivered or failed, the row keeps no address either (docs/security.md § Privacy).
+ */
+export const ERASED_RECIPIENT_TEMPLATES: ReadonlySet<string> = new Set(['accountDeleted']);
+
 /** Outbox rows of push notifications have this template prefix; their recipient is a subscription id. */
 export const PUSH_PREFIX = 'push:';
 

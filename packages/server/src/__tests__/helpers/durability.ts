@@ -10,7 +10,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { openDatabase } from '../../db/index.js';
 import { accounts, reports, services, usedMarks } from '../../db/schema.js';
 import { startChildServer, type ChildServer } from './child.js';
-import { TestClient } from './client.js';
+import { TestClient, type TestResponse } from './client.js';
 import { registration } from './fixtures.js';
 
 export interface CrashWorkloadOptions {
@@ -114,7 +114,8 @@ export async function runCrashWorkload(opts: CrashWorkloadOptions): Promise<Cras
       let owned: string[] = [];
       let inFlight = 0;
       /** Sends one request; null when the server died under it. */
-      const send = async (fn: () => ReturnType<TestClient['get']>) => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
+      const send = async (fn: () => Promise<TestResponse<any>>) => {
         inFlight++;
         try {
           return await fn();

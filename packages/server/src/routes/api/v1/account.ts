@@ -1,15 +1,40 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { PoruchError, accountDeletionSchema } from '@poruch/core';
-import { accounts, services } from '../../../db/schema.js';
+import { PoruchError, accountDeletionSchema, accountExportSchema } from '@poruch/core';
 import { verifyPassword } from '../../../lib/passwords.js';
 import { invalidateMap } from '../../../map/index.js';
+import { eraseAccount, exportAccount } from '../../../repositories/privacy.js';
 
-/** The logged-in account itself: deletion. */
+/** The logged-in account itself: its data export and its deletion (docs/security.md § Privacy). */
 export async function accountRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/account/export',
+    {
+      preHandler: app.requireAccount,
+      schema: {
+        tags: ['auth'],
+        summary: 'Download everything Poruch keeps about my account, as JSON',
+        description:
+          'The account (no password hash), services, vacancies, reports filed while logged in, ' +
+          '"used" marks on the services (when, not who), push subscriptions (no keys) and the ' +
+          'mail sent to the address. Only for the account itself; sent as an attachment.',
+        response: { 200: accountExportSchema },
+      },
+    },
+    async (request, reply) => {
+      const account = request.account!;
+      const data = await exportAccount(app.db, account);
+      const day = data.exportedAt.slice(0, 10);
+      return reply
+        .header('content-disposition', `attachment; filename="poruch-my-data-${day}.json"`)
+        .header('cache-control', 'no-store')
+        .send(data);
+    },
+  );
 
   app.delete(
     '/account',
@@ -17,7 +42,10 @@ export async function accountRoutes(fastify: FastifyInstance) {
       preHandler: app.requireAccount,
       schema: {
         tags: ['auth'],
-        summary: 'Delete the account with its services, vacancies, sessions and subscriptions',
+        summary: 'Delete the account and erase its personal data everywhere',
+        description:
+          'Services, vacancies, sessions, push subscriptions and queued mail go; reports and ' +
+          'audit events stay anonymised (docs/security.md § Privacy).',
         body: accountDeletionSchema,
         response: { 200: z.object({ status: z.boolean() }) },
       },
@@ -28,16 +56,15 @@ export async function accountRoutes(fastify: FastifyInstance) {
         throw new PoruchError(400, 'wrong_current_password');
       }
       await app.db.transaction(async (tx) => {
-        // Services cascade to vacancies and used marks; sessions and push subscriptions cascade
-        // from the account. Reports keep the service link as null (anonymised by the FK rule).
-        await tx.delete(services).where(eq(services.ownerId, account.id));
-        await tx.delete(accounts).where(eq(accounts.id, account.id));
+        await eraseAccount(tx, account);
+        // The notice goes to the address once; after delivery its row keeps no address, and
+        // its key holds no id.
         await app.mail.outbox.enqueue(tx, {
           to: account.email,
           locale: account.locale,
           template: 'accountDeleted',
           params: {},
-          key: `accountDeleted:${account.id}`,
+          key: `accountDeleted:${randomUUID()}`,
         });
       });
       app.mail.worker?.wake();

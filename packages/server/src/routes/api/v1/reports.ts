@@ -77,7 +77,8 @@ export async function reportRoutes(fastify: FastifyInstance) {
       const row = await app.db.transaction(async (tx) => {
         const [inserted] = await tx
           .insert(reports)
-          .values({ serviceId, reason, description })
+          // A logged-in reporter is linked (their export lists it); visitors stay anonymous.
+          .values({ serviceId, reason, description, reporterId: request.account?.id ?? null })
           .returning({ id: reports.id });
         await notifyNewReport(app, tx, { id: inserted!.id, reason, description }, service.name);
         return inserted!;
