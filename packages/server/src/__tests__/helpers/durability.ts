@@ -114,7 +114,6 @@ export async function runCrashWorkload(opts: CrashWorkloadOptions): Promise<Cras
       let owned: string[] = [];
       let inFlight = 0;
       /** Sends one request; null when the server died under it. */
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
       const send = async (fn: () => Promise<TestResponse<any>>) => {
         inFlight++;
         try {
