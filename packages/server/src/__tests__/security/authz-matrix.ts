@@ -152,6 +152,8 @@ export const MATRIX: Record<string, Entry> = {
     cells: ACCOUNT,
     call: () => ({ body: { currentPassword: PASSWORD } }),
   },
+  // The data export: each account gets its own, whoever asks (no id to name another).
+  'GET /api/v1/account/export': { cells: ACCOUNT },
 
   // Public catalogue; anonymous posts (used mark, report) are open to every actor.
   'GET /api/v1/services': { cells: PUBLIC },
