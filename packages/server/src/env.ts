@@ -87,8 +87,13 @@ export const envSchema = z.object({
   TAG_MANAGER_ID: z.string().optional(),
   /** Error reporting on the client. Defaults to false. */
   ERROR_REPORTING: bool.default(false),
-  /** Session lifetime in days. Defaults to 30. */
+  /** Absolute session lifetime in days, however active the session. Defaults to 30. */
   SESSION_DAYS: positiveInt.default(30),
+  /**
+   * Idle session lifetime in hours: a session unused this long ends. Each use extends it (written
+   * at most once per half window). Defaults to 168 (7 days).
+   */
+  SESSION_IDLE_HOURS: positiveInt.default(168),
   /** Temporary password lifetime in minutes. Defaults to 60. */
   RESET_PASSWORD_MINUTES: positiveInt.default(60),
   /** Login attempts per IP per minute. Defaults to 20. */

@@ -28,7 +28,10 @@ declare module 'fastify' {
 }
 
 export const authPlugin = fp(async (app: FastifyInstance, { env }: { env: Env }) => {
-  const sessions = sessionsRepository(app.db, env.SESSION_DAYS);
+  const sessions = sessionsRepository(app.db, {
+    absoluteMs: env.SESSION_DAYS * 86_400_000,
+    idleMs: env.SESSION_IDLE_HOURS * 3_600_000,
+  });
   app.decorate('sessions', sessions);
   app.decorateRequest('account', null);
 
@@ -46,8 +49,9 @@ export const authPlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
   });
 
   app.decorate('startSession', async (reply: FastifyReply, accountId: string) => {
-    const { token, expiresAt } = await sessions.create(accountId);
-    reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, expires: expiresAt });
+    const { token, cookieExpiresAt } = await sessions.create(accountId);
+    // The cookie lives until the absolute end; the server ends an idle session earlier.
+    reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, expires: cookieExpiresAt });
   });
 
   app.decorate('endSession', async (request: FastifyRequest, reply: FastifyReply) => {
