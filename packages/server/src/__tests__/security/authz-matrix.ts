@@ -115,7 +115,7 @@ export const MATRIX: Record<string, Entry> = {
   'GET /api/docs/static/swagger-initializer.js': { cells: PUBLIC },
   'GET /api/docs/json': { cells: PUBLIC },
   'GET /api/docs/yaml': { cells: PUBLIC },
-  'GET /api/docs/static/*': { cells: PUBLIC, call: () => ({ params: { '*': 'swagger-ui.css' } }) },
+  'GET /api/docs/static/*': { cells: PUBLIC, call: () => ({ params: { '*': 'index.css' } }) },
   'GET /widgets/:version/*': {
     cells: PUBLIC,
     optional: 'registered only when the widgets build (packages/widgets/dist/cdn) exists',

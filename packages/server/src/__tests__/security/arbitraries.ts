@@ -1,0 +1,304 @@
+import fc from 'fast-check';
+import { z } from 'zod';
+
+/**
+ * zod → fast-check, through zod 4's JSON Schema (`z.toJSONSchema`, input side: what a client
+ * sends). Two arbitraries per schema:
+ * - `valid`: values the schema describes (refinements aside), with boundary lengths and numbers;
+ * - `mixed`: the same, where any node may instead be a boundary value just outside the rules or
+ *   junk (a wrong type, null, a huge or odd unicode string, an array, an object, extra keys).
+ */
+
+type JsonSchema = Record<string, any>;
+
+/** The JSON Schema of a route's zod schema (null when the route has none). */
+export function jsonSchemaOf(schema: unknown): JsonSchema | null {
+  if (!schema || typeof schema !== 'object' || !('_zod' in schema)) return null;
+  return z.toJSONSchema(schema as z.ZodType, {
+    io: 'input',
+    unrepresentable: 'any',
+  }) as JsonSchema;
+}
+
+/** Strings a parser or a database is known to trip on. */
+const NASTY = [
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\uFEFF',
+  '\uD800',
+  '\uDFFF',
+  '🇺🇦',
+  'Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫǧ̗͚̚o̙̔ͮ̇͐̇',
+  '\u202Eevil',
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  'javascript:alert(1)',
+  "' OR '1'='1' --",
+  'Robert"); DROP TABLE accounts;--',
+  '%',
+  '%00',
+  '%E0%A4%A',
+  '../../../../etc/passwd',
+  '\\',
+  '${jndi:ldap://x}',
+  '{{7*7}}',
+  'NaN',
+  'Infinity',
+  '-0',
+  '1e999',
+  '9007199254740993',
+  'null',
+  'undefined',
+  'true',
+  '__proto__',
+  'constructor',
+  '00000000-0000-0000-0000-000000000000',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  'not-a-uuid',
+  'a'.repeat(300),
+];
+
+/** Long strings: past every field limit, some past the body limit (65,536 in the fuzz server). */
+export const HUGE = [
+  'a'.repeat(5_000),
+  'я'.repeat(20_001),
+  '😀'.repeat(17_000),
+  'x'.repeat(70_000),
+];
+
+const smallString = fc.oneof(
+  fc.string({ maxLength: 20 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+);
+
+const junkOf = (huge: boolean): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom<unknown>(
+        null,
+        true,
+        false,
+        0,
+        -1,
+        1.5,
+        2 ** 31,
+        2 ** 53 + 2,
+        -1e308,
+        1e308,
+      ),
+    },
+    { weight: 3, arbitrary: fc.constantFrom(...NASTY) },
+    { weight: 2, arbitrary: smallString },
+    { weight: huge ? 1 : 0, arbitrary: fc.constantFrom(...HUGE) },
+    { weight: 1, arbitrary: fc.integer() },
+    { weight: 1, arbitrary: fc.double() },
+    { weight: 1, arbitrary: fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(smallString, fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+    },
+  );
+/** A value of any wrong shape, huge strings included (bodies). */
+export const junk = junkOf(true);
+/**
+ * The same without the huge strings (query strings: a URL over 16 KB is refused by Node's parser
+ * before the server sees it; a few raw long queries test that instead).
+ */
+export const smallJunk = junkOf(false);
+
+/** Extra keys an attacker adds to an object. */
+const extraKeysOf = (junk: fc.Arbitrary<unknown>) =>
+  fc.dictionary(
+    fc.oneof(
+      fc.constantFrom(
+        'isAdmin',
+        'isSuper',
+        'type',
+        'ownerId',
+        'status',
+        'id',
+        'role',
+        'constructor',
+      ),
+      fc.string({ minLength: 1, maxLength: 12 }),
+    ),
+    junk,
+    { minKeys: 1, maxKeys: 3 },
+  );
+
+function resolve(schema: JsonSchema, root: JsonSchema): JsonSchema {
+  if (typeof schema.$ref !== 'string') return schema;
+  const path = schema.$ref.replace(/^#\//, '').split('/');
+  let target: any = root;
+  for (const part of path) target = target?.[part];
+  return (target as JsonSchema) ?? {};
+}
+
+function stringArbitrary(s: JsonSchema): fc.Arbitrary<string> {
+  const minLength = s.minLength ?? 0;
+  const maxLength = Math.max(minLength, Math.min(s.maxLength ?? 40, 80));
+  switch (s.format) {
+    case 'email':
+      return fc.emailAddress();
+    case 'uuid':
+      return fc.uuid();
+    case 'uri':
+    case 'url':
+      return fc.webUrl({ withQueryParameters: true, withFragments: true });
+    case 'date-time':
+      return fc
+        .date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true })
+        .map((d) => d.toISOString());
+    case 'date':
+      return fc
+        .date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10));
+  }
+  if (typeof s.pattern === 'string') {
+    try {
+      return fc.stringMatching(new RegExp(s.pattern)).filter((v) => v.length <= 10_000);
+    } catch {
+      // A pattern fast-check cannot generate from: plain strings below.
+    }
+  }
+  return fc.oneof(
+    fc.string({ minLength, maxLength }),
+    fc.string({ unit: 'grapheme', minLength, maxLength }),
+    // Exactly at the limits.
+    fc.constantFrom('a'.repeat(minLength), 'ї'.repeat(maxLength)),
+  );
+}
+
+function numberArbitrary(s: JsonSchema): fc.Arbitrary<number> {
+  const integer = s.type === 'integer';
+  const min =
+    s.minimum ??
+    (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + (integer ? 1 : 1e-9) : -1e6);
+  const max =
+    s.maximum ??
+    (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - (integer ? 1 : 1e-9) : 1e6);
+  const lo = Math.max(min, Number.MIN_SAFE_INTEGER);
+  const hi = Math.min(max, Number.MAX_SAFE_INTEGER);
+  const inRange = integer
+    ? fc.integer({ min: Math.ceil(lo), max: Math.floor(hi) })
+    : fc.double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true });
+  return fc.oneof(
+    { weight: 4, arbitrary: inRange },
+    { weight: 1, arbitrary: fc.constantFrom(lo, hi) },
+  );
+}
+
+/** Values just outside the schema's rules (lengths, ranges, counts), or junk. */
+function boundary(s: JsonSchema, junk: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  const values: unknown[] = [];
+  if (s.type === 'string') {
+    if (s.minLength) values.push('b'.repeat(s.minLength - 1));
+    if (s.maxLength !== undefined)
+      values.push('є'.repeat(s.maxLength + 1), 'x'.repeat(s.maxLength + 1));
+    values.push('   ', '\t\n');
+  }
+  if (s.type === 'number' || s.type === 'integer') {
+    if (s.minimum !== undefined) values.push(s.minimum - 1, s.minimum - 0.5);
+    if (s.maximum !== undefined) values.push(s.maximum + 1, s.maximum + 0.5);
+    values.push(Number.MAX_SAFE_INTEGER + 2, -Number.MAX_SAFE_INTEGER - 2, 1e21, 5e-324);
+  }
+  if (s.type === 'array' && s.maxItems !== undefined && s.maxItems < 200) {
+    values.push(Array.from({ length: s.maxItems + 1 }, () => 'x'));
+  }
+  if (s.enum) values.push(`${String(s.enum[0])}_`, String(s.enum[0]).toUpperCase());
+  return values.length ? fc.oneof(fc.constantFrom(...values), junk) : junk;
+}
+
+/** The arbitrary of a JSON Schema node; `mixed` puts boundary values and junk at every node. */
+export function arbitraryOf(
+  schema: JsonSchema,
+  options: Options,
+  root: JsonSchema = schema,
+  depth = 0,
+): fc.Arbitrary<unknown> {
+  const s = resolve(schema, root);
+  const inner = exact(s, options, root, depth);
+  if (!options.mixed) return inner;
+  const junk = options.junk ?? defaultJunk;
+  return fc.oneof(
+    { weight: 6, arbitrary: inner },
+    { weight: 1, arbitrary: boundary(s, junk) },
+    { weight: 1, arbitrary: junk },
+  );
+}
+
+export interface Options {
+  /** Boundary values and junk at every node. */
+  mixed: boolean;
+  /** The junk to use (defaults to `junk`, with huge strings). */
+  junk?: fc.Arbitrary<unknown>;
+}
+const defaultJunk = junk;
+
+function exact(
+  s: JsonSchema,
+  options: Options,
+  root: JsonSchema,
+  depth: number,
+): fc.Arbitrary<unknown> {
+  const { mixed } = options;
+  const junk = options.junk ?? defaultJunk;
+  const child = (c: JsonSchema) => arbitraryOf(c, options, root, depth + 1);
+  if (depth > 8) return junk;
+  if ('const' in s) return fc.constant(s.const);
+  if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
+  const alternatives = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
+  if (alternatives?.length) return fc.oneof(...alternatives.map(child));
+  if (Array.isArray(s.allOf) && s.allOf.length) {
+    const merged = Object.assign({}, ...s.allOf.map((p: JsonSchema) => resolve(p, root)));
+    return exact(merged, options, root, depth);
+  }
+  if (Array.isArray(s.type)) {
+    return fc.oneof(...s.type.map((type: string) => exact({ ...s, type }, options, root, depth)));
+  }
+  switch (s.type) {
+    case 'string':
+      return stringArbitrary(s);
+    case 'number':
+    case 'integer':
+      return numberArbitrary(s);
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    case 'array': {
+      const minLength = Math.min(s.minItems ?? 0, 10);
+      const maxLength = Math.max(minLength, Math.min(s.maxItems ?? 4, 4));
+      return fc.array(s.items ? child(s.items) : junk, { minLength, maxLength });
+    }
+    case 'object': {
+      const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
+      const model = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, child(v)]));
+      const required = ((s.required ?? []) as string[]).filter((k) => k in properties);
+      let record: fc.Arbitrary<Record<string, unknown>> = fc.record(model, {
+        requiredKeys: required,
+      });
+      if (s.additionalProperties && typeof s.additionalProperties === 'object') {
+        record = fc
+          .tuple(
+            record,
+            fc.dictionary(fc.string({ maxLength: 10 }), child(s.additionalProperties), {
+              maxKeys: 3,
+            }),
+          )
+          .map(([a, b]) => ({ ...b, ...a }));
+      }
+      if (!mixed) return record;
+      return fc
+        .tuple(record, fc.option(extraKeysOf(junk), { freq: 4 }))
+        .map(([value, extra]) => (extra ? { ...value, ...extra } : value));
+    }
+    default:
+      // Anything (z.unknown, a coerced query value): a scalar.
+      return fc.oneof(smallString, fc.integer(), fc.boolean());
+  }
+}
