@@ -223,6 +223,8 @@ describe(`backup and restore (${onPostgres ? 'PostgreSQL' : 'PGlite on disk'})`,
     const backup = await cli('backup', ['--out', file], source);
     expect(backup.code, backup.out).toBe(0);
     expect(backup.out).toContain(file);
+    // Personal data and password hashes: readable by the owner only.
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
     const restore = await cli('restore', [file], target);
     expect(restore.code, restore.out).toBe(0);
     expect(restore.out).toContain(`${before.counts.accounts} accounts`);

@@ -99,6 +99,8 @@ async function writeAtomically(file: string, write: (tmp: string) => Promise<voi
   const tmp = `${file}.partial-${process.pid}`;
   try {
     await write(tmp);
+    // A backup holds every account's personal data and password hash: owner-only.
+    await fs.chmod(tmp, 0o600);
     await fs.rename(tmp, file);
   } catch (error) {
     await fs.rm(tmp, { force: true });
