@@ -1,3 +1,4 @@
+import { createI18n, translator } from '@poruch/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -253,6 +254,50 @@ describe('admin', () => {
         .getByRole('link', { name: new RegExp(ua('service_profile.back_to_list')) })
         .getAttribute('href'),
     ).toBe('/');
+    await visitor.close();
+  });
+
+  it('shows the profile in English, follows the tab links by keyboard, and says when a profile is not found', async () => {
+    const en = translator(createI18n('en_GB'));
+    const visitor = await browser.newPage({
+      viewport: { width: 1280, height: 800 },
+      bypassCSP: true,
+    });
+    await visitor.addInitScript(() => {
+      localStorage.setItem('cookies_banner_essentials', 'true');
+      localStorage.setItem('locale', 'en_GB');
+    });
+    await visitor.goto(`${server.baseUrl}/services/${serviceId}`);
+    await visitor.getByRole('heading', { level: 1, name: /Перукарня/ }).waitFor();
+    await visitor.getByText('The best hair salon in Warsaw').waitFor();
+    const tab = visitor.getByRole('link', {
+      name: new RegExp(en('service_profile.tab_vacancies')),
+    });
+    expect(await tab.getAttribute('href')).toBe(`/services/${serviceId}/vacancies`);
+    await tab.focus();
+    await visitor.keyboard.press('Enter');
+    await visitor.waitForURL(`${server.baseUrl}/services/${serviceId}/vacancies`);
+    await visitor.getByText('Старший перукар').waitFor();
+    expect(await tab.getAttribute('aria-current')).toBe('page');
+    expect(await visitor.title()).toContain('Перукарня');
+    const ld = await visitor.locator('script[type="application/ld+json"]').textContent();
+    expect(ld).toContain('"LocalBusiness"');
+    expect(ld).toContain('"JobPosting"');
+    await screenshot(visitor, 'screens-profile-en');
+    await expectAccessible(visitor);
+
+    await visitor.goto(`${server.baseUrl}/services/00000000-0000-4000-8000-000000000000`);
+    await visitor
+      .getByRole('alert')
+      .filter({ hasText: en('service_profile.not_found') })
+      .waitFor();
+    expect(
+      await visitor
+        .getByRole('link', { name: new RegExp(en('service_profile.back_to_list')) })
+        .getAttribute('href'),
+    ).toBe('/');
+    await screenshot(visitor, 'screens-profile-not-found');
+    await expectAccessible(visitor);
     await visitor.close();
   });
 

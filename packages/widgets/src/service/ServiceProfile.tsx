@@ -1,9 +1,17 @@
-import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useRef,
+  useState,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
 import type { ServiceProfile as Profile } from '@poruch/core';
 import { categoryLabelKey, countryNameKey } from '@poruch/core/lite';
-import { ReportForm } from '../report/ReportForm.js';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useResource } from '../shared/useResource.js';
+import { isWidgetError } from '../shared/WidgetError.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { useConnector } from '../useConnector.js';
 import { Flag } from '../ui/Flag.js';
@@ -13,6 +21,11 @@ import { Tabs } from '../ui/Tabs.js';
 import { VacancyList } from '../vacancies/VacancyList.js';
 import { createUsedMark } from './createUsedMark.js';
 import { safeWebHref, telHref } from './safeLinks.js';
+
+/** The report form is fetched when it is opened: a profile's first paint does not wait for it. */
+const ReportForm = lazy(() =>
+  import('../report/ReportForm.js').then((m) => ({ default: m.ReportForm })),
+);
 
 /** The tabs of the profile, in order. */
 export const PROFILE_TABS = ['services', 'vacancies', 'contacts'] as const;
@@ -59,7 +72,9 @@ export function ServiceProfile({
   return (
     <div className="profile" part="profile">
       <BackLink serviceId={serviceId} href={backHref} onNavigate={onNavigate} />
-      {error ? (
+      {isWidgetError(error) && error.status === 404 ? (
+        <StatusMessage kind="error" text={t('service_profile.not_found')} />
+      ) : error ? (
         <ErrorState error={error} onRetry={retry} />
       ) : loading && !data ? (
         <StatusMessage kind="loading" text={t('widget.loading')} />
@@ -298,7 +313,9 @@ function ProfileBody({
       )}
       <div className="report-box">
         {reporting ? (
-          <ReportForm serviceId={profile.id} onCancel={closeReport} autoFocus />
+          <Suspense fallback={<StatusMessage kind="loading" text={t('widget.loading')} />}>
+            <ReportForm serviceId={profile.id} onCancel={closeReport} autoFocus />
+          </Suspense>
         ) : (
           <button
             ref={reportButton}

@@ -5,16 +5,18 @@
  * id, the tab as a real URL per tab, its router for the links), the language, an h1, and takes
  * the loaded profile for the page's title, description and JSON-LD.
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { ServiceProfile } from '@poruch/core';
 import { PoruchService } from '@poruch/widgets';
 import { useApp } from '../../app/context.js';
-import { useSeo } from '../../app/seo.js';
-import { useNavigate, useParams } from '../../router/index.js';
+import { applySeo } from '../../app/seo.js';
+import { useLocation, useNavigate, useParams } from '../../router/index.js';
 import { jsonLd } from './jsonLd.js';
 import './profile.css';
 
 const TABS = ['services', 'vacancies', 'contacts'] as const;
+/** The id of the JSON-LD script applySeo writes. */
+const JSON_LD_ID = 'poruch-jsonld';
 type Tab = (typeof TABS)[number];
 
 const tabPath = (id: string, tab: Tab) =>
@@ -31,16 +33,29 @@ export default function ProfileScreen() {
   const [profile, setProfile] = useState<ServiceProfile | null>(null);
   const s = profile?.id === id ? profile : null;
 
-  useSeo(
-    s
-      ? {
-          title: s.name,
-          description: (s.descriptionUa || s.descriptionOther || t('app.tagline')).slice(0, 160),
-          path: `/services/${s.id}`,
-          jsonLd: jsonLd(s, `${window.location.origin}/services/${s.id}`),
-        }
-      : undefined,
-  );
+  const { path } = useLocation();
+  const seo = s
+    ? {
+        title: s.name,
+        description: (s.descriptionUa || s.descriptionOther || t('app.tagline')).slice(0, 160),
+        path: `/services/${s.id}`,
+        jsonLd: jsonLd(s, `${window.location.origin}/services/${s.id}`),
+      }
+    : null;
+  const seoKey = JSON.stringify(seo);
+  useEffect(() => {
+    if (!seo) return;
+    // After the app's route title, which a parent's effect writes after this one on every path
+    // change (a tab link too).
+    let live = true;
+    queueMicrotask(() => {
+      if (live) applySeo(seo);
+    });
+    return () => {
+      live = false;
+      document.getElementById(JSON_LD_ID)?.remove();
+    };
+  }, [seoKey, path]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const onNavigate = useCallback(
     // A tab is the same page: replace the entry and keep the scroll; the back link is a visit.
