@@ -69,6 +69,18 @@ const json = (res: ServerResponse, status: number, data: unknown, statusText?: s
   res.end(JSON.stringify(data));
 };
 
+const accountExport = {
+  version: 1,
+  exportedAt: account.createdAt,
+  account: { ...account, unsubscribed: false, termsAgreedAt: null, updatedAt: account.createdAt },
+  services: [service],
+  vacancies: [],
+  reports: [],
+  usedMarks: [{ serviceId: 's1', createdAt: account.createdAt }],
+  pushSubscriptions: [],
+  mail: [],
+};
+
 /** Routes of the tiny server: method and path → handler. */
 const routes: Record<string, Handler> = {
   'GET /env': (_q, _b, res) => json(res, 200, env),
@@ -90,6 +102,7 @@ const routes: Record<string, Handler> = {
   'POST /api/v1/auth/register': (_q, _b, res) => json(res, 201, { account, service }),
   'PUT /api/v1/auth/credentials': (_q, _b, res) => json(res, 200, account),
   'DELETE /api/v1/account': (_q, _b, res) => json(res, 200, { status: true }),
+  'GET /api/v1/account/export': (_q, _b, res) => json(res, 200, accountExport),
   'GET /api/v1/broken': (_q, _b, res) => {
     res.writeHead(500, 'Internal Server Error');
     res.end('oops');
@@ -202,6 +215,9 @@ describe('paths', () => {
     await api.deleteAccount({ currentPassword: 'x' });
     expect(last()).toMatchObject({ method: 'DELETE', url: '/api/v1/account' });
     expect(JSON.parse(last().body)).toEqual({ currentPassword: 'x' });
+
+    expect(await api.exportAccount()).toEqual(accountExport);
+    expect(last()).toMatchObject({ method: 'GET', url: '/api/v1/account/export' });
   });
 
   it('url() and request() for other calls, with query parameters', async () => {
