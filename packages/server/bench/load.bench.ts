@@ -110,7 +110,7 @@ const line = (kind: string, phase: string, run: LoadRun) =>
 
 /** Probes, bisection and the confirmation run; returns the confirmed rate and all acks. */
 async function search(kind: string, base: string) {
-  const world = await prepareWorld(base, CONNECTIONS);
+  const world = await prepareWorld(base, 10);
   const acknowledged = emptyAcknowledged();
   let acknowledgedCount = 0;
   const run = async (rate: number, duration: number, phase: string) => {

@@ -48,9 +48,8 @@ export interface Acknowledged {
   usedMarks: { serviceId: string; browserId: string }[];
   vacancies: string[];
   /**
-   * Per partner service, the descriptionOther of its last acknowledged edit. Each connection
-   * edits only its own partner's service, one request at a time, so acknowledgement order is
-   * commit order.
+   * Per partner service, the descriptionOther of its last acknowledged edit. A service has one
+   * edit in flight at most, so acknowledgement order is commit order.
    */
   edits: Map<string, string>;
   /**
@@ -76,8 +75,7 @@ function random(seed: number) {
 
 /**
  * Reads the catalogue through the API, builds the read mix, and registers `partners` partners
- * (HTTP, as a browser: session cookie and XSRF token), one per connection of the runs. The
- * server needs RATE_SIGNUP_PER_IP of at least `partners`.
+ * (HTTP, as a browser: session cookie and XSRF token). The server needs RATE_SIGNUP_PER_IP of at least `partners`.
  */
 export async function prepareWorld(base: string, partners = 5): Promise<LoadWorld> {
   const page = (await (await fetch(`${base}/api/v1/services?pageSize=100`)).json()) as {
@@ -148,10 +146,9 @@ type Op =
   | { kind: 'edit'; serviceId: string; value: string }
   | { kind: 'vacancy' };
 
-interface ConnectionContext {
+/** autocannon's per-request context: it is reset between requests, but onResponse sees it. */
+interface RequestContext {
   op?: Op;
-  /** The partner whose writes this connection sends (one connection per partner). */
-  partner?: LoadPartner;
 }
 
 /** Counts shared by every run of one process: forwarded addresses and ids never repeat. */
@@ -184,11 +181,8 @@ export interface LoadRun {
 
 /** Runs the mix at a fixed overall rate and records every acknowledged write. */
 export function runLoad(world: LoadWorld, options: LoadOptions): Promise<LoadRun> {
-  const connections = options.connections ?? 50;
-  if (world.partners.length < connections) {
-    throw new Error(`load: ${connections} connections need as many partners`);
-  }
-  let nextPartner = 0;
+  /** Partner services with an edit in flight: one edit at a time per service. */
+  const busy = new Set<string>();
   const acknowledged = emptyAcknowledged();
   const sentEdits = new Map<string, Set<string>>();
   const statuses: Record<string, number> = {};
@@ -207,7 +201,7 @@ export function runLoad(world: LoadWorld, options: LoadOptions): Promise<LoadRun
     path: '/healthz',
     setupRequest: (req, context) => {
       const n = ++sequence;
-      const ctx = context as ConnectionContext;
+      const ctx = context as RequestContext;
       const headers: Record<string, string> = { 'x-forwarded-for': forwardedFor(n) };
       if (n % WRITE_EVERY !== 0) {
         ctx.op = { kind: 'read' };
@@ -215,12 +209,17 @@ export function runLoad(world: LoadWorld, options: LoadOptions): Promise<LoadRun
         return { ...req, method: 'GET', path, headers, body: undefined };
       }
       writes++;
-      const partner = (ctx.partner ??= world.partners[nextPartner++]!);
-      const partnerHeaders = json({
-        ...headers,
-        cookie: partner.cookie,
-        'x-xsrf-token': partner.xsrf,
-      });
+      const partner = pick(world.partners);
+      const newVacancy = (p: LoadPartner) => {
+        ctx.op = { kind: 'vacancy' };
+        return {
+          ...req,
+          method: 'POST',
+          path: `/api/v1/my/services/${p.serviceId}/vacancies`,
+          headers: json({ ...headers, cookie: p.cookie, 'x-xsrf-token': p.xsrf }),
+          body: JSON.stringify({ name: `Load vacancy ${runId} ${n}`, salary: '20 zł/h' }),
+        };
+      };
       switch ((n / WRITE_EVERY) % 4) {
         case 0: {
           ctx.op = { kind: 'report' };
@@ -253,32 +252,34 @@ export function runLoad(world: LoadWorld, options: LoadOptions): Promise<LoadRun
           };
         }
         case 2: {
+          // One edit in flight per service, so the order of acknowledgements is the order of
+          // commits; when every partner has one, a new vacancy is written instead.
+          const free = world.partners.filter((p) => !busy.has(p.serviceId));
+          if (!free.length) return newVacancy(pick(world.partners));
+          const editor = pick(free);
+          busy.add(editor.serviceId);
           const value = `Edited under load ${runId} ${n}`;
-          ctx.op = { kind: 'edit', serviceId: partner.serviceId, value };
-          const sent = sentEdits.get(partner.serviceId) ?? new Set<string>();
-          sentEdits.set(partner.serviceId, sent.add(value));
+          ctx.op = { kind: 'edit', serviceId: editor.serviceId, value };
+          const sent = sentEdits.get(editor.serviceId) ?? new Set<string>();
+          sentEdits.set(editor.serviceId, sent.add(value));
           return {
             ...req,
             method: 'PUT',
-            path: `/api/v1/my/services/${partner.serviceId}`,
-            headers: partnerHeaders,
-            body: JSON.stringify({ ...partner.service, descriptionOther: value }),
+            path: `/api/v1/my/services/${editor.serviceId}`,
+            headers: json({ ...headers, cookie: editor.cookie, 'x-xsrf-token': editor.xsrf }),
+            body: JSON.stringify({ ...editor.service, descriptionOther: value }),
           };
         }
         default:
-          ctx.op = { kind: 'vacancy' };
-          return {
-            ...req,
-            method: 'POST',
-            path: `/api/v1/my/services/${partner.serviceId}/vacancies`,
-            headers: partnerHeaders,
-            body: JSON.stringify({ name: `Load vacancy ${runId} ${n}`, salary: '20 zł/h' }),
-          };
+          return newVacancy(partner);
       }
     },
     onResponse: (status, body, context) => {
-      const op = (context as ConnectionContext).op;
-      if (op?.kind === 'edit') sentEdits.get(op.serviceId)?.delete(op.value);
+      const op = (context as RequestContext).op;
+      if (op?.kind === 'edit') {
+        sentEdits.get(op.serviceId)?.delete(op.value);
+        busy.delete(op.serviceId);
+      }
       if (status < 200 || status >= 300) {
         const key = `${status} ${op?.kind ?? '?'}`;
         statuses[key] = (statuses[key] ?? 0) + 1;
@@ -302,7 +303,7 @@ export function runLoad(world: LoadWorld, options: LoadOptions): Promise<LoadRun
     autocannon(
       {
         url: world.base,
-        connections,
+        connections: options.connections ?? 50,
         duration: options.duration,
         overallRate: options.rate,
         requests: [request],

@@ -21,7 +21,7 @@ let world: LoadWorld;
 beforeAll(async () => {
   server = await startTestServer({ TRUST_PROXY: 'true', MAIL_WORKER: 'false' });
   await seedSynthetic(server.database.db, { services: 300, seed: 8 });
-  world = await prepareWorld(server.url, 8);
+  world = await prepareWorld(server.url, 3);
 });
 afterAll(() => server?.close());
 
