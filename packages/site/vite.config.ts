@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,10 +88,12 @@ function serviceWorker(): Plugin {
 }
 
 /**
- * Writes a `.br` and a `.gz` beside every text file under assets/ (over 1 KB), which the server's
- * static plugin sends to browsers that accept them (`preCompressed`); Lighthouse counted 600 KiB
- * of uncompressed JavaScript on home. Only the content-hashed assets: a copy of sw.js or
- * index.html could go stale beside an edited original (the update-prompt test edits sw.js).
+ * Writes a `.br` and a `.gz` beside every text file under assets/, which the server's static
+ * plugin sends to browsers that accept them (`preCompressed`); Lighthouse counted 600 KiB of
+ * uncompressed JavaScript on home. Only the content-hashed assets: a copy of sw.js or index.html
+ * could go stale beside an edited original (the update-prompt test edits sw.js); the server
+ * compresses the prerendered pages itself. Every text asset gets both copies, small ones too, so
+ * the rule "every asset has its .br and .gz" holds (packages/site/e2e/static-assets.test.ts).
  */
 function precompress(): Plugin {
   const TEXT = /\.(js|mjs|css|html|svg|json|webmanifest|txt|xml)$/;
@@ -108,7 +110,7 @@ function precompress(): Plugin {
           e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
         );
       for (const file of walk(path.join(outDir, 'assets'))) {
-        if (!TEXT.test(file) || statSync(file).size < 1024) continue;
+        if (!TEXT.test(file)) continue;
         const body = readFileSync(file);
         writeFileSync(
           `${file}.br`,
@@ -120,12 +122,29 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
-  plugins: [react(), flags(), serviceWorker(), precompress()],
+/** react-shadow's server-side import, which a browser never runs (the widgets' CDN build does the same). */
+const reactDomServerStub = path.join(here, '../widgets/src/loader/reactDomServerStub.ts');
+
+export default defineConfig(({ isSsrBuild }) => ({
+  // The SSR build (src/prerender.tsx, run by scripts/prerender.mjs) writes only the prerender
+  // module: no flags, service worker, precompression or manifest of its own.
+  plugins: isSsrBuild ? [react()] : [react(), flags(), serviceWorker(), precompress()],
+  resolve: {
+    // react-shadow imports react-dom/server for server rendering: 190 KB of JavaScript in the
+    // profile's chunk that the browser never runs. The prerender (a server render) keeps it.
+    alias: isSsrBuild ? [] : [{ find: /^react-dom\/server$/, replacement: reactDomServerStub }],
+  },
+  build: isSsrBuild
+    ? { outDir: 'node_modules/.prerender', emptyOutDir: true, copyPublicDir: false }
+    : {
+        // dist/.vite/manifest.json: the chunks each lazily loaded screen needs, so the prerender
+        // step can list them for the server to preload per route (scripts/prerender.mjs).
+        manifest: true,
+      },
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: true },
       '/env': { target: apiTarget, changeOrigin: true },
     },
   },
-});
+}));

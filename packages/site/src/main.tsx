@@ -7,6 +7,8 @@ import { createAppServices } from './app/services.js';
 import { startErrorReporting } from './app/errorReporting.js';
 import { captureInstallPrompt } from './pwa/install.js';
 import { registerServiceWorker } from './pwa/serviceWorker.js';
+import { getLocation } from './router/index.js';
+import { resolveRoute } from './routes.js';
 import { PageChrome } from './ui/PageChrome.js';
 import './styles.css';
 
@@ -41,11 +43,20 @@ try {
   // Storage blocked: no handle.
 }
 
-createRoot(root).render(
-  <StrictMode>
-    <AppProvider services={services}>
-      <App />
-      <PageChrome />
-    </AppProvider>
-  </StrictMode>,
-);
+// The first screen's code is loaded before the first render (the server preloads its chunks
+// beside this one, see scripts/prerender.mjs): until then the prerendered HTML in #root stays on
+// screen, and React replaces it with the same page instead of a loading spinner. A failed load
+// renders anyway (the screen's Suspense retries).
+const first = resolveRoute(getLocation().path);
+void (first ? first.route.screen.preload() : Promise.resolve())
+  .catch(() => undefined)
+  .then(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <AppProvider services={services}>
+          <App />
+          <PageChrome />
+        </AppProvider>
+      </StrictMode>,
+    ),
+  );

@@ -7,7 +7,7 @@
  *    `useParams()`, `useQuery()`, `useNavigate()` and `<Link to>` from `./router/index.js`;
  *    `useSeo()` from `./app/seo.js` for the title, description and JSON-LD.
  * 2. Add an entry below: `name`, `path` (`:param`, optional last `:param?`, a final `/*` for
- *    sub-paths read through `useRoute().params['*']`), `screen: lazy(() => import(...))`,
+ *    sub-paths read through `useRoute().params['*']`), `screen: lazyScreen(() => import(...))`,
  *    `access`, `localeRule` when the spec's "every locale except ua" rule applies, and the
  *    `title` key (and `description` key) of the page.
  * 3. Add its texts to BOTH packages/core/src/i18n/locales/ua.json and en_GB.json.
@@ -16,10 +16,9 @@
  * itself. After a login on a logged-out-only screen the app goes to `back` or /dashboard, and after a
  * logout to /login (see App.tsx): a screen only calls `auth.getState().login(...)` / `.logout()`.
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { AuthState, LocaleCode } from '@poruch/core';
 import { isAdmin } from '@poruch/core';
-import { matchPath, type RouteParams } from './router/index.js';
+import { lazyScreen, matchPath, type LazyScreen, type RouteParams } from './router/index.js';
 
 /** Who may open a route. */
 export type Access = 'everyone' | 'loggedOutOnly' | 'loggedInOnly' | 'adminOnly';
@@ -29,7 +28,7 @@ export interface RouteDef {
   readonly name: string;
   /** Path pattern for `matchPath`. */
   readonly path: string;
-  readonly screen: LazyExoticComponent<ComponentType>;
+  readonly screen: LazyScreen;
   readonly access: Access;
   /**
    * Spec §2: "In every locale except ua, login, reset-password, provide-help and dashboard are
@@ -44,14 +43,14 @@ export interface RouteDef {
   readonly footer?: boolean;
 }
 
-const Home = lazy(() => import('./pages/home/index.js'));
-const Auth = lazy(() => import('./screens/auth/index.js'));
-const Register = lazy(() => import('./screens/register/index.js'));
-const Dashboard = lazy(() => import('./screens/dashboard/index.js'));
-const Admin = lazy(() => import('./screens/admin/index.js'));
-const Profile = lazy(() => import('./screens/profile/index.js'));
-const Unsubscribe = lazy(() => import('./screens/unsubscribe/index.js'));
-const StaticPage = lazy(() => import('./pages/static/index.js'));
+const Home = lazyScreen(() => import('./pages/home/index.js'));
+const Auth = lazyScreen(() => import('./screens/auth/index.js'));
+const Register = lazyScreen(() => import('./screens/register/index.js'));
+const Dashboard = lazyScreen(() => import('./screens/dashboard/index.js'));
+const Admin = lazyScreen(() => import('./screens/admin/index.js'));
+const Profile = lazyScreen(() => import('./screens/profile/index.js'));
+const Unsubscribe = lazyScreen(() => import('./screens/unsubscribe/index.js'));
+const StaticPage = lazyScreen(() => import('./pages/static/index.js'));
 
 export const ROUTES: readonly RouteDef[] = [
   { name: 'home', path: '/', screen: Home, access: 'everyone', title: 'home.title', footer: false },

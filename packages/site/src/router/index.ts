@@ -25,4 +25,6 @@ export type { RouteParams } from './match.js';
 export { RouteContext, useLocation, useNavigate, useParams, useQuery, useRoute } from './hooks.js';
 export type { QueryUpdate, RouteMatch } from './hooks.js';
 export { Link, Navigate } from './Link.js';
+export { lazyScreen } from './lazyScreen.js';
+export type { LazyScreen } from './lazyScreen.js';
 export type { LinkProps } from './Link.js';
