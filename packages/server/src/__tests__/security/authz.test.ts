@@ -56,7 +56,7 @@ async function runCell(key: string, entry: Entry, actor: Actor): Promise<string 
   const { method, target, call } = requestOf(key, entry, world);
   const expected = entry.cells[actor];
   const before = expected === 'allow' ? undefined : await snapshot(server, world);
-  const res = await client.request(method, target, call.body, { headers: call.headers });
+  const res = await client.request<any>(method, target, call.body, { headers: call.headers });
   const got = `${res.status} ${JSON.stringify(res.body)?.slice(0, 200)}`;
   if (expected === 'allow') {
     return res.status < 400 ? null : `${actor}: expected allow, got ${got}`;
@@ -139,7 +139,7 @@ describe('CSRF (generated from the route table)', () => {
         const client = await browserOf(server, world);
         const { method, target, call } = requestOf(key, entry, world);
         const before = await snapshot(server, world);
-        const res = await client.request(method, target, call.body, {
+        const res = await client.request<any>(method, target, call.body, {
           csrf: false,
           headers: { ...call.headers, ...headers },
         });
