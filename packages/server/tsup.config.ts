@@ -1,7 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { main: 'src/main.ts', 'admin-create': 'src/cli/admin-create.ts' },
+  entry: {
+    main: 'src/main.ts',
+    'admin-create': 'src/cli/admin-create.ts',
+    // `pnpm backup` / `pnpm restore` without tsx (a production image): node dist/backup.js
+    backup: 'src/cli/backup.ts',
+    restore: 'src/cli/restore.ts',
+  },
   format: ['esm'],
   platform: 'node',
   target: 'node20',
