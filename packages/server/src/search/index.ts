@@ -9,7 +9,7 @@ import {
   type Vacancy,
   type VacancySearchQuery,
 } from '@poruch/core';
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/index.js';
 import { services, vacancies } from '../db/schema.js';
 import { cached, cachedJson, type JsonBody } from './cache.js';
@@ -64,25 +64,6 @@ function distanceExpression(near: { lat: number; lng: number }) {
         * power(sin(radians(${services.lng} - ${lng}) / 2), 2)))))`;
 }
 
-const summaryColumns = {
-  id: services.id,
-  name: services.name,
-  countryCode: services.countryCode,
-  category: services.category,
-  address: services.address,
-  lat: services.lat,
-  lng: services.lng,
-  descriptionUa: services.descriptionUa,
-  descriptionOther: services.descriptionOther,
-  website: services.website,
-  phone: services.phone,
-  isOnline: services.isOnline,
-  haveVacancy: services.haveVacancy,
-  isPartner: services.isPartner,
-  usedCount: services.usedCount,
-  createdAt: services.createdAt,
-};
-
 /**
  * Public search over approved services.
  *
@@ -114,18 +95,19 @@ export async function searchServicesJson(db: Db, query: ServiceSearchQuery): Pro
 async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promise<ServicePage> {
   const { page, pageSize, near, bbox } = query;
   const tq = await buildTextQuery(db, query.q);
-  const conditions: (SQL | undefined)[] = [
+  // The filters; a text query adds its match (`where`), which the name tiers of the ranking
+  // replace with a match on the name (see rankedPage).
+  const filters: (SQL | undefined)[] = [
     eq(services.status, 'approved'),
     query.country ? eq(services.countryCode, query.country) : undefined,
     categoryCondition(services.category, query.category),
     query.online ? eq(services.isOnline, true) : undefined,
     query.hasVacancy ? eq(services.haveVacancy, true) : undefined,
   ];
-  if (tq) conditions.push(sql`${serviceDoc} @@ to_tsquery('simple', ${tq.match})`);
   if (bbox) {
-    conditions.push(sql`${services.lat} BETWEEN ${bbox.minLat} AND ${bbox.maxLat}`);
+    filters.push(sql`${services.lat} BETWEEN ${bbox.minLat} AND ${bbox.maxLat}`);
     // A box across the antimeridian arrives with minLng > maxLng.
-    conditions.push(
+    filters.push(
       bbox.minLng <= bbox.maxLng
         ? sql`${services.lng} BETWEEN ${bbox.minLng} AND ${bbox.maxLng}`
         : sql`(${services.lng} >= ${bbox.minLng} OR ${services.lng} <= ${bbox.maxLng})`,
@@ -135,75 +117,72 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
   if (near && query.radiusKm !== undefined) {
     // A latitude band first (it can use the lat/lng index), then the exact distance.
     const dLat = query.radiusKm / KM_PER_DEGREE;
-    conditions.push(sql`${services.lat} BETWEEN ${near.lat - dLat} AND ${near.lat + dLat}`);
-    conditions.push(sql`${distance} <= ${query.radiusKm}`);
+    filters.push(sql`${services.lat} BETWEEN ${near.lat - dLat} AND ${near.lat + dLat}`);
+    filters.push(sql`${distance} <= ${query.radiusKm}`);
   }
-  const where = and(...conditions);
+  const filtered = and(...filters)!;
+  const where = tq
+    ? and(filtered, sql`${serviceDoc} @@ to_tsquery('simple', ${tq.match})`)!
+    : filtered;
   const rank = tq ? rankExpression(serviceDoc, tq) : undefined;
+  const distanceCol = distance ?? sql`NULL::float8`;
 
-  const newest = [sql`${services.createdAt} DESC`, sql`${services.id}`];
-  let orderBy: SQL[];
-  let rankOrder: SQL | undefined;
-  if (query.sort === 'distance' && distance) {
-    orderBy = [sql`${distance} ASC NULLS LAST`, ...(rank ? [sql`${rank} DESC`] : []), ...newest];
-  } else if (query.sort === 'newest' || !rank) {
-    orderBy = newest;
-  } else {
-    orderBy = [(rankOrder = sql`${rank} DESC`), ...newest];
-  }
-
-  // Two steps: the page of ids (narrow rows), then the columns of those ids only.
-  let hits: { id: string; distanceKm: number | null }[];
-  let counted: Count | undefined;
-  if (tq && orderBy[0] === rankOrder) {
-    // Relevance: rank a bounded set of candidates, not every match (see rankedCandidates).
-    const ranked = await rankedCandidates(db, {
+  let result: { rows: SummaryRow[]; count: Count };
+  if (rank && tq && (query.sort === 'relevance' || (query.sort === 'distance' && !distance))) {
+    // Relevance: rank a bounded set of candidates, not every match (see rankedPage).
+    result = await rankedPage<SummaryRow>(db, {
       table: services,
-      doc: serviceDoc,
-      nameDoc: sql`${services}.name_doc`,
+      filtered,
       where,
+      nameDoc: sql`${services}.name_doc`,
       tq,
-      rank: rank!,
-      extra: { distanceKm: distance ?? sql<null>`NULL::float8` },
+      rank,
+      distance: distanceCol,
       page,
       pageSize,
+      rows: (p) => sql`SELECT ${summarySelect}, p.distance_km AS "distanceKm", p.ord
+        FROM ${p} JOIN ${services} ON ${services.id} = p.id`,
     });
-    hits = ranked.hits as unknown as typeof hits;
-    counted = ranked.count;
   } else {
-    hits = await db
-      .select({ id: services.id, distanceKm: distance ?? sql<null>`NULL::float8` })
-      .from(services)
-      .where(where)
-      .orderBy(...orderBy)
-      .limit(pageSize)
-      .offset((page - 1) * pageSize);
+    const newest = [sql`${services.createdAt} DESC`, sql`${services.id}`];
+    const orderBy =
+      query.sort === 'distance' && distance
+        ? [sql`${distance} ASC NULLS LAST`, ...(rank ? [sql`${rank} DESC`] : []), ...newest]
+        : newest;
+    // Without a text query the filters are selective or served by indexes: count exactly. With
+    // one, count at most TOTAL_CAP matches.
+    result = await plainPage<SummaryRow>(db, {
+      table: services,
+      where,
+      orderBy,
+      cap: tq ? TOTAL_CAP : undefined,
+      page,
+      pageSize,
+      rows: (p) => sql`SELECT ${summarySelect}, ${distanceCol} AS "distanceKm", p.ord
+        FROM ${p} JOIN ${services} ON ${services.id} = p.id`,
+    });
   }
-  // Without a text query the filters are selective or served by indexes: count exactly. With
-  // one, count at most TOTAL_CAP matches.
-  counted ??= await countRows(db, sql`${services}`, where, tq ? TOTAL_CAP : undefined);
-  const rows = hits.length
-    ? await db
-        .select(summaryColumns)
-        .from(services)
-        .where(
-          inArray(
-            services.id,
-            hits.map((h) => h.id),
-          ),
-        )
-    : [];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const items: ServiceSummary[] = hits.map((hit) => {
-    const { createdAt, ...row } = byId.get(hit.id)!;
-    return {
-      ...row,
-      createdAt: toIso(createdAt),
-      ...(near ? { distanceKm: hit.distanceKm == null ? null : Number(hit.distanceKm) } : {}),
-    };
-  });
-  return { items, ...totalOf(counted), page, pageSize };
+  const items: ServiceSummary[] = result.rows.map(({ createdAt, distanceKm, ...row }) => ({
+    ...row,
+    createdAt: toIso(createdAt),
+    ...(near ? { distanceKm: distanceKm == null ? null : Number(distanceKm) } : {}),
+  }));
+  return { items, ...totalOf(result.count), page, pageSize };
 }
+
+/** The columns of a ServiceSummary, named as its fields (for raw statements). */
+const summarySelect = sql`${services.id} AS id, ${services.name} AS name,
+  ${services.countryCode} AS "countryCode", ${services.category} AS category,
+  ${services.address} AS address, ${services.lat} AS lat, ${services.lng} AS lng,
+  ${services.descriptionUa} AS "descriptionUa", ${services.descriptionOther} AS "descriptionOther",
+  ${services.website} AS website, ${services.phone} AS phone, ${services.isOnline} AS "isOnline",
+  ${services.haveVacancy} AS "haveVacancy", ${services.isPartner} AS "isPartner",
+  ${services.usedCount} AS "usedCount", ${services.createdAt} AS "createdAt"`;
+
+type SummaryRow = Omit<ServiceSummary, 'createdAt' | 'distanceKm'> & {
+  createdAt: Date | string;
+  distanceKm: number | null;
+};
 
 /**
  * Public vacancy search over approved services. `q` is full-text (same machinery as services)
@@ -229,7 +208,7 @@ async function searchVacanciesUncached(db: Db, query: VacancySearchQuery): Promi
   const { page, pageSize } = query;
   const tq = await buildTextQuery(db, query.q);
   // The service's status, country and category are copied onto the vacancy (migration 0004).
-  const conditions: (SQL | undefined)[] = [
+  const filters: (SQL | undefined)[] = [
     sql`${vacancies}.service_status = 'approved'`,
     query.country ? sql`${vacancies}.service_country = ${query.country}` : undefined,
     query.category === 'all'
@@ -241,82 +220,73 @@ async function searchVacanciesUncached(db: Db, query: VacancySearchQuery): Promi
     query.openOnly ? eq(vacancies.isOpen, true) : undefined,
     query.serviceId ? eq(vacancies.serviceId, query.serviceId) : undefined,
   ];
-  if (tq) conditions.push(sql`${vacancyDoc} @@ to_tsquery('simple', ${tq.match})`);
-  const where = and(...conditions);
-  const newest = [sql`${vacancies.createdAt} DESC`, sql`${vacancies.id}`];
-  let ids: string[];
-  let counted: Count;
-  if (tq) {
-    const rank = rankExpression(vacancyDoc, tq);
-    const ranked = await rankedCandidates(db, {
-      table: vacancies,
-      doc: vacancyDoc,
-      nameDoc: sql`${vacancies}.name_doc`,
-      where,
-      tq,
-      rank,
-      extra: {},
-      page,
-      pageSize,
-    });
-    ids = ranked.hits.map((h) => h.id);
-    counted = ranked.count;
-  } else {
-    const hits = await db
-      .select({ id: vacancies.id })
-      .from(vacancies)
-      .where(where)
-      .orderBy(...newest)
-      .limit(pageSize)
-      .offset((page - 1) * pageSize);
-    ids = hits.map((h) => h.id);
-    counted = await countRows(db, sql`${vacancies}`, where, TOTAL_CAP);
-  }
-  const rows = ids.length
-    ? await db
-        .select({
-          id: vacancies.id,
-          serviceId: vacancies.serviceId,
-          name: vacancies.name,
-          requirements: vacancies.requirements,
-          description: vacancies.description,
-          salary: vacancies.salary,
-          experience: vacancies.experience,
-          isOpen: vacancies.isOpen,
-          createdAt: vacancies.createdAt,
-          updatedAt: vacancies.updatedAt,
-          serviceName: services.name,
-          serviceCountryCode: services.countryCode,
-          serviceCategory: services.category,
-        })
-        .from(vacancies)
-        .innerJoin(services, eq(services.id, vacancies.serviceId))
-        .where(inArray(vacancies.id, ids))
-    : [];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const items: VacancyHit[] = ids.map((id) => {
-    const r = byId.get(id)!;
-    return {
-      id: r.id,
-      serviceId: r.serviceId,
-      name: r.name,
-      requirements: r.requirements,
-      description: r.description,
-      salary: r.salary,
-      experience: r.experience,
-      isOpen: r.isOpen,
-      createdAt: toIso(r.createdAt),
-      updatedAt: toIso(r.updatedAt),
-      service: {
-        id: r.serviceId,
-        name: r.serviceName,
-        countryCode: r.serviceCountryCode,
-        category: r.serviceCategory,
-      },
-    };
-  });
-  return { items, ...totalOf(counted), page, pageSize };
+  const filtered = and(...filters)!;
+  const where = tq
+    ? and(filtered, sql`${vacancyDoc} @@ to_tsquery('simple', ${tq.match})`)!
+    : filtered;
+  // The page's vacancies with their services (`p`: ids in page order, `ord`).
+  const rowsOf = (p: SQL) => sql`SELECT ${vacancySelect}, p.ord
+    FROM ${p} JOIN ${vacancies} ON ${vacancies.id} = p.id
+    JOIN ${services} ON ${services.id} = ${vacancies.serviceId}`;
+  const result = tq
+    ? await rankedPage<VacancyRow>(db, {
+        table: vacancies,
+        filtered,
+        where,
+        nameDoc: sql`${vacancies}.name_doc`,
+        tq,
+        rank: rankExpression(vacancyDoc, tq),
+        distance: sql`NULL::float8`,
+        page,
+        pageSize,
+        rows: rowsOf,
+      })
+    : await plainPage<VacancyRow>(db, {
+        table: vacancies,
+        where,
+        orderBy: [sql`${vacancies.createdAt} DESC`, sql`${vacancies.id}`],
+        cap: TOTAL_CAP,
+        page,
+        pageSize,
+        rows: rowsOf,
+      });
+  const items: VacancyHit[] = result.rows.map((r) => ({
+    id: r.id,
+    serviceId: r.serviceId,
+    name: r.name,
+    requirements: r.requirements,
+    description: r.description,
+    salary: r.salary,
+    experience: r.experience,
+    isOpen: r.isOpen,
+    createdAt: toIso(r.createdAt),
+    updatedAt: toIso(r.updatedAt),
+    service: {
+      id: r.serviceId,
+      name: r.serviceName,
+      countryCode: r.serviceCountryCode,
+      category: r.serviceCategory,
+    },
+  }));
+  return { items, ...totalOf(result.count), page, pageSize };
 }
+
+/** The columns of a VacancyHit and its service, named as its fields (for raw statements). */
+const vacancySelect = sql`${vacancies.id} AS id, ${vacancies.serviceId} AS "serviceId",
+  ${vacancies.name} AS name, ${vacancies.requirements} AS requirements,
+  ${vacancies.description} AS description, ${vacancies.salary} AS salary,
+  ${vacancies.experience} AS experience, ${vacancies.isOpen} AS "isOpen",
+  ${vacancies.createdAt} AS "createdAt", ${vacancies.updatedAt} AS "updatedAt",
+  ${services.name} AS "serviceName", ${services.countryCode} AS "serviceCountryCode",
+  ${services.category} AS "serviceCategory"`;
+
+type VacancyRow = Omit<VacancyHit, 'createdAt' | 'updatedAt' | 'service'> & {
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  serviceName: string;
+  serviceCountryCode: string;
+  serviceCategory: CategoryKey | null;
+};
 
 /**
  * Totals of text queries (and of vacancy listings) are counted up to this many matches; beyond
@@ -333,76 +303,123 @@ function totalOf(count: Count): { total: number; totalIsEstimate?: true } {
   return count.capped ? { total: count.n, totalIsEstimate: true } : { total: count.n };
 }
 
-/** count(*) of the matching rows, or, with a cap, of at most `cap` + 1 of them. */
-async function countRows(db: Db, table: SQL, where: SQL | undefined, cap?: number): Promise<Count> {
-  const res = await db.execute(
-    cap === undefined
-      ? sql`SELECT count(*)::int AS n FROM ${table} WHERE ${where ?? sql`true`}`
-      : sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${table} WHERE ${where ?? sql`true`}
-             LIMIT ${cap + 1}) t`,
+/**
+ * Rows of one statement that also carries the count: `matched` on every row, and one row of
+ * NULLs besides it when the page is empty (past the end, or nothing matched).
+ */
+async function pageRows<R>(
+  db: Db,
+  statement: SQL,
+  cap: number | undefined,
+): Promise<{ rows: R[]; count: Count }> {
+  const res = await db.execute(statement);
+  const all = (res as unknown as { rows: (R & { matched: number; ord: unknown })[] }).rows;
+  const n = Number(all[0]?.matched ?? 0);
+  const rows = all
+    .filter((r) => r.ord != null)
+    .map(({ matched: _matched, ord: _ord, ...row }) => row as unknown as R);
+  return {
+    rows,
+    count: cap !== undefined && n > cap ? { n: cap, capped: true } : { n, capped: false },
+  };
+}
+
+interface PlainOptions {
+  table: typeof services | typeof vacancies;
+  where: SQL;
+  orderBy: SQL[];
+  /** Count at most this many matches (else exactly). */
+  cap: number | undefined;
+  page: number;
+  pageSize: number;
+  /** The page's rows from `p` (the ids in page order, with `ord`). */
+  rows: (p: SQL) => SQL;
+}
+
+/**
+ * A page in a given order (newest, distance) and its count, in one statement: the page of ids
+ * (narrow rows, an index can serve the order) numbered in order, then the rows of those ids.
+ */
+async function plainPage<R>(db: Db, o: PlainOptions): Promise<{ rows: R[]; count: Count }> {
+  const t = o.table;
+  const count =
+    o.cap === undefined
+      ? sql`SELECT count(*)::int AS n FROM ${t} WHERE ${o.where}`
+      : sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${t} WHERE ${o.where}
+             LIMIT ${o.cap + 1}) t`;
+  return pageRows<R>(
+    db,
+    sql`WITH p AS MATERIALIZED (
+      SELECT x.id, row_number() OVER () AS ord FROM (
+        SELECT ${t.id} AS id FROM ${t} WHERE ${o.where} ORDER BY ${sql.join(o.orderBy, sql`, `)}
+        LIMIT ${o.pageSize} OFFSET ${(o.page - 1) * o.pageSize}) x
+    )
+    SELECT c.n AS matched, r.* FROM (${count}) c LEFT JOIN (${o.rows(sql`p`)}) r ON true
+    ORDER BY r.ord`,
+    o.cap,
   );
-  const n = Number((res as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
-  return cap !== undefined && n > cap ? { n: cap, capped: true } : { n, capped: false };
 }
 
 interface RankedOptions {
   table: typeof services | typeof vacancies;
-  doc: SQL;
+  /** The filters without the text match. */
+  filtered: SQL;
+  /** The filters and the text match. */
+  where: SQL;
   nameDoc: SQL;
-  where: SQL | undefined;
   tq: TextQuery;
   rank: SQL;
-  extra: Record<string, SQL>;
+  distance: SQL;
   page: number;
   pageSize: number;
+  /** The page's rows from `p` (id, rank, created_at, distance_km, ord). */
+  rows: (p: SQL) => SQL;
 }
 
 /**
  * The page of a relevance-sorted text query, ranking a bounded set of candidates instead of
  * every match (a frequent word matches 40% of the catalogue; ranking and counting all of them
- * cost 50-350 ms at 100k). The candidates, each tier at most `limit` rows found through a GIN
- * index: (1) every query word whole in the name, (2) every word matched (prefix or correction)
- * in the name, (3) any match. A name match ranks first anyway (weight A), so the top of the
- * ranking is the same as over all matches unless more than `limit` names match, and then the
- * rows ranked are a sample of equally good name matches. When tier 3 finds fewer than `limit`
- * rows it found every match, and the total is exact; otherwise it is `limit`, an estimate.
+ * cost 50-350 ms at 100k), in one statement with the count and the page's rows. The
+ * candidates, each tier at most `limit` rows found through a GIN index: (1) any match; then,
+ * only when there are more than `limit` matches (else tier 1 holds every match), (2) every
+ * query word whole in the name and (3) every word matched (prefix or correction) in the name.
+ * A name match ranks first anyway (weight A), so the top of the ranking is the same as over all
+ * matches unless more than `limit` names match, and then the rows ranked are a sample of
+ * equally good name matches. The total is exact when tier 1 found at most `limit` rows, else
+ * `limit`, an estimate. The name tiers test the name only: a name that matches makes the
+ * document match (the name's words are the document's A words).
  */
-async function rankedCandidates(db: Db, o: RankedOptions) {
+async function rankedPage<R>(db: Db, o: RankedOptions): Promise<{ rows: R[]; count: Count }> {
   const offset = (o.page - 1) * o.pageSize;
   const limit = Math.max(TOTAL_CAP, offset + o.pageSize);
-  const where = o.where ?? sql`true`;
   const t = o.table;
   const exactAll = o.tq.tokens.join(' & ');
-  const extraCols = Object.entries(o.extra).map(([k, v]) => sql`, ${v} AS ${sql.identifier(k)}`);
   // Each tier ranks the rows it reads (no second visit); UNION drops the rows found twice.
-  const cols = sql`${t.id} AS id, ${o.rank} AS rank${sql.join(extraCols, sql``)}, ${t.createdAt} AS created_at`;
-  const res = await db.execute(sql`
-    WITH any_match AS MATERIALIZED (
-      SELECT ${cols} FROM ${t} WHERE ${where} LIMIT ${limit + 1}
+  const cols = sql`${t.id} AS id, ${o.rank} AS rank, ${t.createdAt} AS created_at,
+    ${o.distance} AS distance_km`;
+  // A one-time filter: the name tiers run only when tier 1 was cut off.
+  const more = sql`(SELECT n FROM matched) > ${limit}`;
+  return pageRows<R>(
+    db,
+    sql`WITH any_match AS MATERIALIZED (
+      SELECT ${cols} FROM ${t} WHERE ${o.where} LIMIT ${limit + 1}
+    ), matched AS MATERIALIZED (
+      SELECT count(*)::int AS n FROM any_match
+    ), p AS MATERIALIZED (
+      SELECT x.*, row_number() OVER () AS ord FROM (
+        SELECT * FROM any_match
+        UNION
+        (SELECT ${cols} FROM ${t} WHERE ${more} AND ${o.filtered}
+           AND ${o.nameDoc} @@ to_tsquery('simple', ${exactAll}) LIMIT ${limit})
+        UNION
+        (SELECT ${cols} FROM ${t} WHERE ${more} AND ${o.filtered}
+           AND ${o.nameDoc} @@ to_tsquery('simple', ${o.tq.match}) LIMIT ${limit})
+        ORDER BY rank DESC, created_at DESC, id LIMIT ${o.pageSize} OFFSET ${offset}) x
     )
-    SELECT c.*, (SELECT count(*) FROM any_match)::int AS matched FROM (
-      SELECT * FROM any_match
-      UNION
-      (SELECT ${cols} FROM ${t}
-        WHERE ${where} AND ${o.nameDoc} @@ to_tsquery('simple', ${exactAll}) LIMIT ${limit})
-      UNION
-      (SELECT ${cols} FROM ${t}
-        WHERE ${where} AND ${o.nameDoc} @@ to_tsquery('simple', ${o.tq.match}) LIMIT ${limit})
-    ) c
-    ORDER BY c.rank DESC, c.created_at DESC, c.id
-    LIMIT ${o.pageSize} OFFSET ${offset}`);
-  const rows = (
-    res as unknown as { rows: ({ id: string; matched: number } & Record<string, unknown>)[] }
-  ).rows;
-  let count: Count;
-  if (rows.length) {
-    const matched = Number(rows[0]!.matched);
-    count = matched > limit ? { n: limit, capped: true } : { n: matched, capped: false };
-  } else {
-    // Past the last page (or nothing matched): count on its own.
-    count = await countRows(db, sql`${t}`, o.where, limit);
-  }
-  return { hits: rows, count };
+    SELECT m.n AS matched, r.* FROM matched m LEFT JOIN (${o.rows(sql`p`)}) r ON true
+    ORDER BY r.ord`,
+    limit,
+  );
 }
 
 function toIso(value: Date | string): string {

@@ -89,7 +89,8 @@ const MAX_CANDIDATES = 60;
  * Stored words within the allowed edit distance of each query word: pg_trgm finds candidates
  * in `search_words` through its trigram index, and transpositions are looked up exactly; then
  * the distance is checked here, on the plain and on the compact form (see `compactKey`). The
- * similarity threshold is set for this transaction only (`set_config(…, true)`).
+ * lookup is one statement, `poruch_similar_words` (migration 0009), which sets the similarity
+ * threshold for itself only.
  */
 export async function findCorrections(db: Db, tokens: string[]): Promise<Map<string, string[]>> {
   const wanted = tokens
@@ -100,29 +101,11 @@ export async function findCorrections(db: Db, tokens: string[]): Promise<Map<str
   if (!wanted.length) return result;
   const threshold = Math.min(...wanted.map((w) => w.th));
   const swaps = wanted.flatMap(({ t }) => transpositions(t).map((v) => ({ t, v })));
-  const rows = await db.transaction(async (tx) => {
-    await tx.execute(
-      sql`SELECT set_config('pg_trgm.similarity_threshold', ${String(threshold)}, true)`,
-    );
-    const res = await tx.execute(sql`
-      SELECT q.t AS token, c.word, c.sim
-        FROM json_to_recordset(${JSON.stringify(wanted)}::json) AS q(t text, k int, th float8)
-        CROSS JOIN LATERAL (
-          SELECT w.word, similarity(w.word, q.t) AS sim
-            FROM search_words w
-           WHERE w.word % q.t
-             AND length(w.word) BETWEEN length(q.t) - q.k - 2 AND length(q.t) + q.k + 2
-             AND w.word <> q.t
-           ORDER BY sim DESC
-           LIMIT ${MAX_CANDIDATES}
-        ) c
-       WHERE c.sim >= q.th
-      UNION ALL
-      SELECT q.t, w.word, 1.0
-        FROM json_to_recordset(${JSON.stringify(swaps)}::json) AS q(t text, v text)
-        JOIN search_words w ON w.word = q.v`);
-    return (res as unknown as { rows: { token: string; word: string; sim: number }[] }).rows;
-  });
+  // One statement: the function sets the trigram threshold for itself (migration 0009).
+  const res = await db.execute(sql`
+    SELECT token, word, sim FROM poruch_similar_words(${JSON.stringify(wanted)}::json,
+      ${JSON.stringify(swaps)}::json, ${threshold}::float8, ${MAX_CANDIDATES}::int)`);
+  const rows = (res as unknown as { rows: { token: string; word: string; sim: number }[] }).rows;
   for (const { t, k } of wanted) {
     const seen = new Set<string>();
     const found = rows
