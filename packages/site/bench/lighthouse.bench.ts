@@ -11,11 +11,12 @@
  * `LIGHTHOUSE_REPORT_DIR` writes each run's full report there as JSON.
  * Exits 1 when a target is missed and `LIGHTHOUSE_STRICT=1` is set; otherwise it only reports.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
+import { REPO_ROOT } from '../e2e/fixtures/paths.js';
 import { startServer } from '../e2e/fixtures/server.js';
 
 // chrome-launcher is lighthouse's own dependency; resolve it through lighthouse.
@@ -47,7 +48,11 @@ interface Audit {
 async function main(): Promise<void> {
   // No map tiles from the internet (the machine may have none; a failed tile is a console
   // error Lighthouse counts): the map draws its built-in world outline instead.
-  const server = await startServer({ env: { TILE_URL: 'none' } });
+  // A copy of the built site: another build of packages/site/dist during the runs (the machine
+  // is shared) would otherwise replace the chunks under the page being measured.
+  const siteDir = mkdtempSync(path.join(os.tmpdir(), 'poruch-lighthouse-site-'));
+  cpSync(path.join(REPO_ROOT, 'packages/site/dist'), siteDir, { recursive: true });
+  const server = await startServer({ env: { TILE_URL: 'none', SITE_DIR: siteDir } });
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -139,6 +144,7 @@ async function main(): Promise<void> {
   } finally {
     chrome.kill();
     await server.stop();
+    rmSync(siteDir, { recursive: true, force: true });
   }
   if (missed && process.env.LIGHTHOUSE_STRICT === '1') process.exitCode = 1;
 }

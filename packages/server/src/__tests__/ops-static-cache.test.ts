@@ -126,6 +126,12 @@ describe('the built site: caching and precompressed files', () => {
     expect(profile.body.toString()).toContain('data-route="profile"');
     expect(profile.headers.etag).not.toBe(etag);
     // A path no route knows gets index.html (the app sends the visitor home).
+    // A missing asset is a 404, not a page (a module script would fail on the HTML's MIME type).
+    for (const missing of ['/assets/index-Gone1234.js', '/gone.css', '/flags/4x3/zz.svg']) {
+      const res = await get(`${server.url}${missing}`);
+      expect(res.status, missing).toBe(404);
+      expect(res.headers['content-type'], missing).not.toMatch(/html/);
+    }
     const unknown = await get(`${server.url}/no/such/page`);
     expect(unknown.status).toBe(200);
     expect(unknown.body.toString()).toContain('<title>shell</title>');

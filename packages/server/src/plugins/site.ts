@@ -159,6 +159,14 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
       ) {
         return reply.sendFile(path.relative(env.SITE_DIR, candidate));
       }
+      // A missing file is a 404, never a page: a module script answered with HTML fails with a
+      // MIME error instead of "not found" (an old page asking for a chunk a new build removed).
+      if (
+        /^\/(assets|flags|icons)\//.test(file) ||
+        /\.(m?js|css|map|json|svg|png|webp|ico|txt|xml|br|gz)$/.test(file)
+      ) {
+        throw new PoruchError(404, 'not_found');
+      }
       let pathname = file;
       try {
         pathname = decodeURI(file);
