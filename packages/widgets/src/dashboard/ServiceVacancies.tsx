@@ -77,6 +77,7 @@ export function ServiceVacancies({
                   {v.salary && <>{t('vacancies.salary', { salary: v.salary })} · </>}
                   {t('vacancies.experience', { experience: t(`experience.${v.experience}`) })}
                 </p>
+                {v.requirements && <p className="vacancy__text">{v.requirements}</p>}
                 <div className="vacancy__actions">
                   <label className="reason">
                     <input

@@ -50,6 +50,8 @@ export function createDashboard(api: WidgetApi): Dashboard {
   });
   const controller = new AbortController();
   const { signal } = controller;
+  /** The number of the latest open switch of each vacancy. */
+  const toggles = new Map<string, number>();
 
   /** Runs a change; on failure keeps the state and shows the error. */
   const change = async <T>(run: () => Promise<T>, notice: string): Promise<T | undefined> => {
@@ -122,13 +124,16 @@ export function createDashboard(api: WidgetApi): Dashboard {
     async setVacancyOpen(serviceId, vacancy, isOpen) {
       const put = (next: (v: Vacancy) => Vacancy) =>
         setVacancies(serviceId, (list) => list.map((v) => (v.id === vacancy.id ? next(v) : v)));
-      // The switch moves at once; it moves back when the server says no.
+      // The switch moves at once; it moves back when the server says no. Only the answer to the
+      // latest switch counts: a slower earlier one must not undo a later click.
+      const seq = (toggles.get(vacancy.id) ?? 0) + 1;
+      toggles.set(vacancy.id, seq);
       put((v) => ({ ...v, isOpen }));
       const saved = await change(
         () => api.send<Vacancy>('PUT', `my/vacancies/${vacancy.id}/open`, { isOpen }, { signal }),
         'success.vacancy_updated',
       );
-      put((v) => saved ?? { ...v, isOpen: vacancy.isOpen });
+      if (toggles.get(vacancy.id) === seq) put((v) => saved ?? { ...v, isOpen: !isOpen });
     },
     async deleteVacancy(serviceId, vacancyId) {
       const ok = await change(
