@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../helpers/client.js';
@@ -152,4 +153,65 @@ describe('CSRF (generated from the route table)', () => {
     }
     expect(failures).toEqual([]);
   });
+});
+
+describe('what the public routes show', () => {
+  it('never shows a pending or declined service, or its vacancies, to anyone but its owner', async () => {
+    const world = await seedWorld(server, 'otherPartner');
+    const tag = `Невидимка${Date.now().toString(36)}`;
+    const db = server.database.db;
+    const hidden: string[] = [];
+    const addService = async (status: string, name: string) => {
+      const result = await db.execute(sql`
+        WITH svc AS (
+          INSERT INTO services (owner_id, name, country_code, category, address, lat, lng, status)
+          VALUES (${world.owner.id}, ${name}, 'PL', 'beauty_and_health', 'Warszawa', 52.2297,
+            21.0122, ${status})
+          RETURNING id
+        )
+        INSERT INTO vacancies (service_id, name) SELECT id, ${`${name} вакансія`} FROM svc
+        RETURNING service_id
+      `);
+      return (result as unknown as { rows: { service_id: string }[] }).rows[0]!.service_id;
+    };
+    hidden.push(await addService('pending', `${tag} pending`));
+    hidden.push(await addService('declined', `${tag} declined`));
+    // The control: an approved one with the same words is found, so the searches do work.
+    const shown = await addService('approved', `${tag} approved`);
+    await db.execute(sql`UPDATE services SET have_vacancy = true WHERE id = ${shown}`);
+
+    for (const client of [
+      await browserOf(server, { ...world, sessionToken: null }),
+      await browserOf(server, world),
+    ]) {
+      const search = await client.get(`/api/v1/services?q=${encodeURIComponent(tag)}`);
+      expect(search.status).toBe(200);
+      const ids = (search.body.items as { id: string }[]).map((s) => s.id);
+      expect(ids).toContain(shown);
+      const vacancies = await client.get(`/api/v1/vacancies?q=${encodeURIComponent(tag)}`);
+      expect(vacancies.status).toBe(200);
+      const vacancyServices = JSON.stringify(vacancies.body);
+      expect(vacancyServices).toContain(shown);
+      const map = await client.get('/api/v1/map?bbox=20.9,52.1,21.1,52.3&zoom=18');
+      expect(map.status).toBe(200);
+      const sitemap = await client.get('/sitemap.xml');
+      for (const id of hidden) {
+        expect(ids).not.toContain(id);
+        expect(vacancyServices).not.toContain(id);
+        expect(JSON.stringify(map.body)).not.toContain(id);
+        expect(String(sitemap.body)).not.toContain(id);
+        expect((await client.get(`/api/v1/services/${id}`)).status).toBe(404);
+        expect((await client.get(`/api/v1/vacancies?serviceId=${id}`)).body.items).toEqual([]);
+        const used = await client.post(`/api/v1/services/${id}/used`, {
+          browserId: 'hidden-service-browser-1',
+        });
+        expect(used.status).toBe(404);
+        // Reports are limited to 10 an hour per address: the visitor's are enough.
+        if (!client.cookies.has('poruch_session')) {
+          const report = await client.post('/api/v1/reports', { serviceId: id, reason: 'other' });
+          expect(report.status).toBe(404);
+        }
+      }
+    }
+  }, 120_000);
 });
