@@ -88,18 +88,16 @@ describe('HTTP caching of public GETs', () => {
     }
   });
 
-  it('documented policies: search and map short on a CDN, profile longer, stale-while-revalidate', async () => {
+  it('documented policies: catalogue reads revalidated by browsers (no stale-while-revalidate), short on a CDN; configuration with stale-while-revalidate', async () => {
     const search = await anon().get('/api/v1/services');
-    expect(search.headers.get('cache-control')).toBe(
-      'public, max-age=0, s-maxage=30, stale-while-revalidate=30',
-    );
+    expect(search.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=30');
     const profile = await anon().get(`/api/v1/services/${serviceId}`);
-    expect(profile.headers.get('cache-control')).toBe(
-      'public, max-age=0, s-maxage=60, stale-while-revalidate=300',
-    );
+    expect(profile.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=60');
     const map = await anon().get('/api/v1/map?bbox=-180,-85,180,85&zoom=2');
-    expect(map.headers.get('cache-control')).toBe(
-      'public, max-age=0, s-maxage=30, stale-while-revalidate=30',
+    expect(map.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=30');
+    const env = await anon().get('/env');
+    expect(env.headers.get('cache-control')).toBe(
+      'public, max-age=60, s-maxage=300, stale-while-revalidate=3600',
     );
     const declared = await anon().get('/api/v1/ops-test-declared');
     expect(declared.headers.get('cache-control')).toBe('public, max-age=5, s-maxage=10');

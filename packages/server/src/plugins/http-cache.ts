@@ -50,11 +50,14 @@ export const PRIVATE: CachePolicy = { kind: 'private' };
  */
 export const CACHE_POLICIES: Record<string, CachePolicy> = {
   // Catalogue reads: browsers revalidate every time (a 304 is cheap), a CDN keeps them briefly.
-  '/api/v1/services': publicCache(0, 30, 30),
-  '/api/v1/services/:id': publicCache(0, 60, 300),
-  '/api/v1/vacancies': publicCache(0, 30, 30),
+  // No stale-while-revalidate here: browsers honour it too, and would show a partner or a visitor
+  // the answer from before their own write (a used mark, an edit) once more. nginx serves stale
+  // while it updates by its own configuration (deploy/nginx.conf).
+  '/api/v1/services': publicCache(0, 30),
+  '/api/v1/services/:id': publicCache(0, 60),
+  '/api/v1/vacancies': publicCache(0, 30),
   // The same order as the map's cross-instance staleness bound (docs/map.md).
-  '/api/v1/map': publicCache(0, 30, 30),
+  '/api/v1/map': publicCache(0, 30),
   // The offline gazetteer never changes between deploys; a Nominatim answer hardly does.
   '/api/v1/geocode': publicCache(3600, 86_400, 86_400),
   // Runtime configuration: changes only with a deploy.
