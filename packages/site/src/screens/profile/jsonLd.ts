@@ -1,5 +1,15 @@
 import type { ServiceProfile } from '@poruch/core';
 
+/** The website as a schema.org URL: only http(s), whatever an old row holds (issue 8). */
+const sameAs = (website: string): { sameAs?: string } => {
+  try {
+    const url = new URL(website.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? { sameAs: url.href } : {};
+  } catch {
+    return {};
+  }
+};
+
 /** Schema.org data of the profile: a LocalBusiness and a JobPosting per open vacancy. */
 export function jsonLd(s: ServiceProfile, url: string): object[] {
   const business = {
@@ -11,7 +21,7 @@ export function jsonLd(s: ServiceProfile, url: string): object[] {
       ? { description: s.descriptionUa || s.descriptionOther }
       : {}),
     ...(s.phone ? { telephone: s.phone } : {}),
-    ...(s.website ? { sameAs: s.website } : {}),
+    ...sameAs(s.website),
     address: {
       '@type': 'PostalAddress',
       streetAddress: s.address,
@@ -33,7 +43,7 @@ export function jsonLd(s: ServiceProfile, url: string): object[] {
       hiringOrganization: {
         '@type': 'Organization',
         name: s.name,
-        ...(s.website ? { sameAs: s.website } : {}),
+        ...sameAs(s.website),
       },
       jobLocation: {
         '@type': 'Place',
