@@ -91,6 +91,7 @@ row('restart to /healthz (median)', (r) => {
   const s = [...r.restartMs].sort((a, b) => a - b);
   return s.length ? `${(s[Math.floor(s.length / 2)]! / 1000).toFixed(1)} s` : '-';
 });
+row('sessions from before a kill checked after it', (r) => r.sessionsCheckedAfterRestart);
 row('unexpected answers', (r) => r.unexpected.length);
 row('**acknowledged writes missing**', (r) => `**${r.missing.length}**`);
 row('elapsed', (r) => `${(r.elapsedMs / 1000).toFixed(0)} s`);

@@ -49,6 +49,8 @@ describe(`crash durability (${onPostgres ? 'PostgreSQL' : 'PGlite on disk'})`, (
     for (const n of [registrations, creates, edits, reports, usedMarks]) {
       expect(n).toBeGreaterThan(0);
     }
+    // Partners logged in before the kill were asked again after the restart.
+    expect(result.sessionsCheckedAfterRestart).toBeGreaterThan(0);
     expect(result.missing).toEqual([]);
   });
 });

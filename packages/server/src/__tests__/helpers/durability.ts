@@ -33,6 +33,8 @@ export interface CrashWorkloadResult {
   inFlightAtKill: number;
   /** Answers that were neither 2xx nor a dead connection (must be none). */
   unexpected: string[];
+  /** Sessions from before a kill asked the restarted server for their services. */
+  sessionsCheckedAfterRestart: number;
   /** Acknowledged writes that are not in the database (must be none). */
   missing: string[];
   kills: number;
@@ -78,8 +80,12 @@ export async function runCrashWorkload(opts: CrashWorkloadOptions): Promise<Cras
   const serviceLedger = new Map<string, ServiceLedger>();
   const reportLedger = new Map<string, string>(); // id → description
   const markLedger: { serviceId: string; browserId: string }[] = [];
+  /** Logged-in partners of the phase a kill ended, with their acknowledged services. */
+  let survivors: { cookies: Map<string, string>; owned: string[] }[] = [];
+  let sessionsChecked = 0;
   const acknowledged = { registrations: 0, creates: 0, edits: 0, reports: 0, usedMarks: 0 };
   const unexpected: string[] = [];
+  const missing: string[] = [];
   const restartMs: number[] = [];
   let inFlightAtKill = 0;
   let seq = 0;
@@ -103,7 +109,26 @@ export async function runCrashWorkload(opts: CrashWorkloadOptions): Promise<Cras
   for (let phase = 0; phase < phases; phase++) {
     const t0 = Date.now();
     const server: ChildServer = await startChildServer(env, 120_000);
-    if (phase > 0) restartMs.push(Date.now() - t0);
+    if (phase > 0) {
+      restartMs.push(Date.now() - t0);
+      // The restarted server answers for what it acknowledged before the kill: the sessions
+      // still log the partners in, and their lists hold every acknowledged service.
+      for (const survivor of survivors.slice(0, 10)) {
+        const c = new TestClient(server.url);
+        for (const [k, v] of survivor.cookies) c.cookies.set(k, v);
+        sessionsChecked++;
+        const res = await c.get('/api/v1/my/services');
+        if (res.status !== 200) {
+          missing.push(`after restart ${phase}: a session answers ${res.status}`);
+          continue;
+        }
+        const listed = new Set((res.body as { id: string }[]).map((x) => x.id));
+        for (const id of survivor.owned) {
+          if (!listed.has(id)) missing.push(`after restart ${phase}: service ${id} not listed`);
+        }
+      }
+      survivors = [];
+    }
     const killAt = ackedTotal() + perPhase;
     const last = phase === phases - 1;
     let dead = false;
@@ -221,6 +246,7 @@ export async function runCrashWorkload(opts: CrashWorkloadOptions): Promise<Cras
           acknowledged.usedMarks++;
         }
       }
+      if (dead && client) survivors.push({ cookies: (client as TestClient).cookies, owned });
       return inFlight;
     };
 
@@ -246,7 +272,6 @@ export async function runCrashWorkload(opts: CrashWorkloadOptions): Promise<Cras
   }
 
   // Every acknowledged write, looked up in the database (the server is stopped).
-  const missing: string[] = [];
   const database = await openDatabase(opts.database);
   try {
     const { db } = database;
@@ -326,6 +351,7 @@ export async function runCrashWorkload(opts: CrashWorkloadOptions): Promise<Cras
     inFlightAtKill,
     unexpected,
     missing,
+    sessionsCheckedAfterRestart: sessionsChecked,
     kills: restartMs.length,
     restartMs,
     elapsedMs: Date.now() - started,
