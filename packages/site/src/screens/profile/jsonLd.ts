@@ -20,7 +20,8 @@ export function jsonLd(s: ServiceProfile, url: string): object[] {
     ...(s.descriptionUa || s.descriptionOther
       ? { description: s.descriptionUa || s.descriptionOther }
       : {}),
-    ...(s.phone ? { telephone: s.phone } : {}),
+    // A telephone as digits and separators only (an old row may hold anything).
+    ...(/^[+(]?[0-9][0-9 ().-]*$/.test(s.phone.trim()) ? { telephone: s.phone.trim() } : {}),
     ...sameAs(s.website),
     address: {
       '@type': 'PostalAddress',
