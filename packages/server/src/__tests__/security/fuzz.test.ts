@@ -18,6 +18,8 @@ import { seedWorld, type World } from './world.js';
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
+/** Only the routes whose `METHOD url` matches (replaying one failure). */
+const ONLY = process.env.FUZZ_ONLY ? new RegExp(process.env.FUZZ_ONLY) : undefined;
 /** Routes fuzzed at the same time (each route's requests run one after another). */
 const CONCURRENCY = 4;
 const METRICS_TOKEN = 'fuzz-metrics-token-0123456789abcdef';
@@ -237,10 +239,10 @@ function requestArbitrary(
     let i = 0;
     // Encoded as a client would, or raw (only the characters that would change the route).
     const fill = (v: string) => (raw ? v.replace(/[/?#]/g, encodeURIComponent) : encode(v));
-    let filled = url.replace(/:([A-Za-z_]+)/g, () => fill(values[i++]!));
+    const filled = url.replace(/:([A-Za-z_]+)/g, () => fill(values[i++]!));
     if (url === '*') return `/api/v1/${fill(values[i]!)}`;
-    if (filled.endsWith('*'))
-      filled = filled.slice(0, -1) + values[i]!.replace(/[?#]/g, encodeURIComponent);
+    // A wildcard takes a path: slashes stay.
+    if (url.endsWith('*')) return filled.slice(0, -1) + values[i]!.replace(/[?#]/g, encode);
     return filled;
   });
   const js = jsonSchemaOf((route.schema as { querystring?: unknown } | undefined)?.querystring);
@@ -319,6 +321,7 @@ describe('fuzzing every route from its schemas', () => {
         .flat()
         // HEAD runs the GET handler; its answer has no body to check.
         .filter((m) => m !== 'HEAD')
+        .filter((m) => !ONLY || ONLY.test(`${m} ${route.url}`))
         .map((method) => ({ key: `${method} ${route.url}`, method, route })),
     );
     // Routes whose valid requests run scrypt (about 0.1 to 1 s of CPU each, by design) get a
@@ -346,7 +349,9 @@ describe('fuzzing every route from its schemas', () => {
             const message = (error as Error).message;
             const replay = /\{ seed: [^}]*\}/.exec(message)?.[0] ?? '';
             const cause =
-              ((error as Error).cause as Error | undefined)?.message ?? message.slice(0, 500);
+              ((error as Error).cause as Error | undefined)?.message ??
+              (error as Error).stack?.slice(0, 1500) ??
+              message;
             failures.push(`${key} ${replay}: ${cause}`);
           }
           timings.push([key, Date.now() - routeStarted]);
