@@ -228,7 +228,8 @@ export function renderMail<N extends TemplateName>(
     ...footer.map((l) => `<p style="color:#777;font-size:12px">${paragraph(l)}</p>`),
   ].join('');
   return {
-    subject,
+    // One line: a user's text in it (a service name, a campaign subject) never adds a header.
+    subject: subject.replace(/[\r\n\t\u2028\u2029]+/g, ' ').trim(),
     text: `${textParts.join('\n\n')}\n`,
     html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">${htmlBody}</body></html>`,
   };
