@@ -377,48 +377,59 @@ interface RankedOptions {
 }
 
 /**
+ * Candidates ranked per tier of a relevance-sorted text query (see rankedPage); the matches are
+ * still counted up to TOTAL_CAP.
+ */
+export const RANK_LIMIT = 300;
+
+/**
  * The page of a relevance-sorted text query, ranking a bounded set of candidates instead of
  * every match (a frequent word matches 40% of the catalogue; ranking and counting all of them
  * cost 50-350 ms at 100k), in one statement with the count and the page's rows. The
- * candidates, each tier at most `limit` rows found through a GIN index: (1) any match; then,
- * only when there are more than `limit` matches (else tier 1 holds every match), (2) every
- * query word whole in the name and (3) every word matched (prefix or correction) in the name.
- * A name match ranks first anyway (weight A), so the top of the ranking is the same as over all
- * matches unless more than `limit` names match, and then the rows ranked are a sample of
- * equally good name matches. The total is exact when tier 1 found at most `limit` rows, else
- * `limit`, an estimate. The name tiers test the name only: a name that matches makes the
- * document match (the name's words are the document's A words).
+ * candidates, each tier at most `rankLimit` rows found through a GIN index: (1) any match; then,
+ * only when there are more matches than that (else tier 1 holds every match), (2) every query
+ * word whole in the name and (3) every word matched (prefix or correction) in the name. A name
+ * match ranks first anyway (weight A), so the top of the ranking is the same as over all matches
+ * unless more than `rankLimit` names match, and then the rows ranked are a sample of equally good
+ * name matches. The name tiers test the name only: a name that matches makes the document match
+ * (the name's words are the document's A words). The total is tier 1's when it holds every
+ * match, else the matches counted (ids only, no ranking) up to `cap`, which is exact below it.
  */
 async function rankedPage<R>(db: Db, o: RankedOptions): Promise<{ rows: R[]; count: Count }> {
   const offset = (o.page - 1) * o.pageSize;
-  const limit = Math.max(TOTAL_CAP, offset + o.pageSize);
+  const rankLimit = Math.max(RANK_LIMIT, offset + o.pageSize);
+  const cap = Math.max(TOTAL_CAP, offset + o.pageSize);
   const t = o.table;
   const exactAll = o.tq.tokens.join(' & ');
   // Each tier ranks the rows it reads (no second visit); UNION drops the rows found twice.
   const cols = sql`${t.id} AS id, ${o.rank} AS rank, ${t.createdAt} AS created_at,
     ${o.distance} AS distance_km`;
-  // A one-time filter: the name tiers run only when tier 1 was cut off.
-  const more = sql`(SELECT n FROM matched) > ${limit}`;
+  // A one-time filter: the name tiers and the count run only when tier 1 was cut off.
+  const more = sql`(SELECT n FROM ranked) > ${rankLimit}`;
   return pageRows<R>(
     db,
     sql`WITH any_match AS MATERIALIZED (
-      SELECT ${cols} FROM ${t} WHERE ${o.where} LIMIT ${limit + 1}
-    ), matched AS MATERIALIZED (
+      SELECT ${cols} FROM ${t} WHERE ${o.where} LIMIT ${rankLimit + 1}
+    ), ranked AS MATERIALIZED (
       SELECT count(*)::int AS n FROM any_match
+    ), matched AS MATERIALIZED (
+      SELECT CASE WHEN ${more}
+        THEN (SELECT count(*)::int FROM (SELECT 1 FROM ${t} WHERE ${o.where} LIMIT ${cap + 1}) c)
+        ELSE (SELECT n FROM ranked) END AS n
     ), p AS MATERIALIZED (
       SELECT x.*, row_number() OVER () AS ord FROM (
         SELECT * FROM any_match
         UNION
         (SELECT ${cols} FROM ${t} WHERE ${more} AND ${o.filtered}
-           AND ${o.nameDoc} @@ to_tsquery('simple', ${exactAll}) LIMIT ${limit})
+           AND ${o.nameDoc} @@ to_tsquery('simple', ${exactAll}) LIMIT ${rankLimit})
         UNION
         (SELECT ${cols} FROM ${t} WHERE ${more} AND ${o.filtered}
-           AND ${o.nameDoc} @@ to_tsquery('simple', ${o.tq.match}) LIMIT ${limit})
+           AND ${o.nameDoc} @@ to_tsquery('simple', ${o.tq.match}) LIMIT ${rankLimit})
         ORDER BY rank DESC, created_at DESC, id LIMIT ${o.pageSize} OFFSET ${offset}) x
     )
     SELECT m.n AS matched, r.* FROM matched m LEFT JOIN (${o.rows(sql`p`)}) r ON true
     ORDER BY r.ord`,
-    limit,
+    cap,
   );
 }
 
