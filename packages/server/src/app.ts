@@ -79,7 +79,7 @@ export async function buildApp({ env, database, logStream }: AppOptions): Promis
 
   await app.register(errorsPlugin);
   await app.register(shutdownPlugin);
-  await app.register(databasePlugin, { database });
+  await app.register(databasePlugin, { database, env });
   await app.register(mailPlugin, { env });
   await app.register(securityPlugin, { env });
   await app.register(httpCachePlugin);

@@ -27,6 +27,27 @@ export const envSchema = z.object({
   /** Most connections of each PostgreSQL pool (primary and replica), per process. Defaults to 10. */
   DATABASE_POOL_SIZE: positiveInt.default(10),
   /**
+   * With a replica: longest wait for a replica connection before a public read goes to the
+   * primary instead, in ms. Defaults to 1000.
+   */
+  REPLICA_CONNECT_TIMEOUT_MS: positiveInt.default(1000),
+  /**
+   * With a replica: longest a replica query may go unanswered before it fails and the public read
+   * goes to the primary, in ms (a connection to a host that vanished hangs otherwise). Keep it
+   * above the slowest public read. Defaults to 10000.
+   */
+  REPLICA_QUERY_TIMEOUT_MS: positiveInt.default(10_000),
+  /**
+   * With a replica: after a replica connection failed, public reads go to the primary for this
+   * long (ms) before a probe tries the replica again. Defaults to 5000.
+   */
+  REPLICA_RETRY_MS: positiveInt.default(5000),
+  /**
+   * With a replica: public reads go to the primary while the replica's replay is further behind
+   * than this (ms), measured every second. 0 turns the check off. Defaults to 30000.
+   */
+  REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
    * Apply pending migrations at start. Defaults to true; instances take a PostgreSQL advisory lock,
    * so several starting at once migrate one after the other. With false, /readyz answers 503 until
    * someone else has applied them.

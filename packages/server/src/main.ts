@@ -15,6 +15,8 @@ async function main() {
     url: env.DATABASE_URL,
     readUrl: env.DATABASE_READ_URL,
     poolSize: env.DATABASE_POOL_SIZE,
+    replicaConnectTimeoutMs: env.REPLICA_CONNECT_TIMEOUT_MS,
+    replicaQueryTimeoutMs: env.REPLICA_QUERY_TIMEOUT_MS,
     migrate: env.MIGRATE_ON_START,
     dataDir: path.join(env.DATA_DIR, 'db'),
   });

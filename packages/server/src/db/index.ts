@@ -12,6 +12,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths.js';
+import { tagReplicaErrors } from './replica.js';
 import * as schema from './schema.js';
 
 export { schema };
@@ -39,6 +40,16 @@ export interface DatabaseOptions {
   dataDir: string;
   /** PostgreSQL only: a read replica's URL, opened as a second pool (`Database.read`). */
   readUrl?: string;
+  /**
+   * PostgreSQL only: longest wait for a replica connection (a new one, or a free one of a full
+   * pool) before the read goes to the primary instead. Defaults to 1000 ms.
+   */
+  replicaConnectTimeoutMs?: number;
+  /**
+   * PostgreSQL only: longest a replica query may go unanswered (a hung connection to a host that
+   * vanished) before it fails and the read goes to the primary. Defaults to 10000 ms.
+   */
+  replicaQueryTimeoutMs?: number;
   /** PostgreSQL only: most connections per pool. Defaults to 10. */
   poolSize?: number;
   /** Apply pending migrations. Defaults to true. */
@@ -79,8 +90,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionString: options.readUrl,
       max,
       options: '-c default_transaction_read_only=on',
+      // A replica that is down or unreachable must cost a read a bounded wait, not the OS's
+      // TCP timeout: past it the read goes to the primary (plugins/database.ts).
+      connectionTimeoutMillis: options.replicaConnectTimeoutMs ?? 1000,
+      // The same for a connection that stopped answering (the pool drops it after the timeout).
+      query_timeout: options.replicaQueryTimeoutMs ?? 10_000,
     });
     readPool.on('error', (err) => onPoolError(err, 'read'));
+    tagReplicaErrors(readPool);
     const read = drizzlePg(readPool, { schema });
     return {
       db: db as unknown as Db,

@@ -2,6 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database, Db } from '../db/index.js';
+import { fromReplica, readFailure, ReplicaHealth } from '../db/replica.js';
+import type { Env } from '../env.js';
+import { followPrimary } from '../search/cache.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,6 +17,8 @@ declare module 'fastify' {
     /** The primary, always: for a write or a read-your-writes read inside a replica route. */
     primaryDb: Db;
     database: Database;
+    /** The read replica's circuit breaker and lag check; absent without a replica. */
+    replica?: ReplicaHealth;
   }
   interface FastifyContextConfig {
     /**
@@ -56,15 +61,51 @@ function routedDb(primary: Db, replica: Db): Db {
   });
 }
 
-/** Exposes the opened database to every route; closes it when the server closes. */
+type ReplicaEnv = Pick<Env, 'REPLICA_RETRY_MS' | 'REPLICA_MAX_LAG_MS'>;
+
+/** How often the replica's replay lag is measured (with REPLICA_MAX_LAG_MS). */
+const LAG_CHECK_MS = 1000;
+
+/**
+ * Exposes the opened database to every route; closes it when the server closes. With a replica,
+ * a replica route whose read fails for want of a replica connection (down, unreachable, timed
+ * out, or a statement cancelled by replay) runs once more on the primary, and the circuit breaker
+ * (`app.replica`, db/replica.ts) sends the next requests straight to the primary until a probe
+ * finds the replica again.
+ */
 export const databasePlugin = fp(
-  async (app: FastifyInstance, { database }: { database: Database }) => {
+  async (
+    app: FastifyInstance,
+    { database, env }: { database: Database; env?: Partial<ReplicaEnv> },
+  ) => {
     app.decorate('database', database);
     app.decorate('primaryDb', database.db);
     const replica = database.read;
     app.decorate('db', replica ? routedDb(database.db, replica) : database.db);
-    app.addHook('onClose', async () => database.close());
+    app.addHook('onClose', async () => {
+      app.replica?.stop();
+      await database.close();
+    });
     if (!replica) return;
+
+    const pools = database.pools;
+    if (pools?.read) {
+      // The search cache learns of writes on the primary (a standby cannot LISTEN) and keeps a
+      // page read from the replica only once the replica has replayed them.
+      followPrimary(pools.read, pools.primary);
+      const health = new ReplicaHealth({
+        replica: pools.read,
+        primary: pools.primary,
+        retryMs: env?.REPLICA_RETRY_MS ?? 5000,
+        maxLagMs: env?.REPLICA_MAX_LAG_MS ?? 30_000,
+        checkMs: LAG_CHECK_MS,
+        log: app.log,
+      });
+      app.decorate('replica', health);
+      // An idle replica connection that breaks (the standby stopped or restarted) opens the
+      // circuit before a request has to find out.
+      pools.read.on('error', (err) => health.failed(err));
+    }
 
     // Runs the handlers of replica routes inside the replica context. Hooks (the session lookup
     // of the auth plugin included) run outside it, on the primary.
@@ -78,8 +119,22 @@ export const databasePlugin = fp(
         throw new Error(`${route.url}: only GET routes may read from the replica`);
       }
       const handler = route.handler;
-      route.handler = function replicaHandler(this: FastifyInstance, request, reply) {
-        return onReplica.run(true, () => handler.call(this, request, reply));
+      route.handler = async function replicaHandler(this: FastifyInstance, request, reply) {
+        const health = app.replica;
+        if (health && !health.usable) {
+          health.fallbacks++;
+          return handler.call(this, request, reply);
+        }
+        try {
+          return await onReplica.run(true, () => handler.call(this, request, reply));
+        } catch (err) {
+          const failure = readFailure(err);
+          if (!failure || reply.sent) throw err;
+          // The same read, once, on the primary (a GET route: nothing was written).
+          if (failure === 'down' && fromReplica(err)) health?.failed(err);
+          if (health) health.fallbacks++;
+          return handler.call(this, request, reply);
+        }
       };
     });
   },

@@ -122,6 +122,38 @@ export const metricsPlugin = fp(
       },
     });
 
+    const replica = app.replica;
+    if (replica) {
+      new client.Gauge({
+        name: 'poruch_db_replica_state',
+        help: 'The read replica: 1 for the current state (ok, lagging, unavailable); public reads go to the primary unless ok',
+        labelNames: ['state'],
+        registers: [register],
+        collect() {
+          for (const state of ['ok', 'lagging', 'unavailable'] as const) {
+            this.set({ state }, replica.state === state ? 1 : 0);
+          }
+        },
+      });
+      new client.Counter({
+        name: 'poruch_db_replica_fallbacks_total',
+        help: 'Public reads answered by the primary because the replica was unavailable or lagging',
+        registers: [register],
+        collect() {
+          this.reset();
+          this.inc(replica.fallbacks);
+        },
+      });
+      new client.Gauge({
+        name: 'poruch_db_replica_lag_seconds',
+        help: 'Replay lag of the read replica at the last check (with REPLICA_MAX_LAG_MS)',
+        registers: [register],
+        collect() {
+          if (replica.lagMs !== null) this.set(replica.lagMs / 1000);
+        },
+      });
+    }
+
     new client.Gauge({
       name: 'poruch_db_info',
       help: 'The database behind this process (kind: pglite or postgres)',

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { migrationStatus, type Db } from '../db/index.js';
+import { fromReplica, readFailure } from '../db/replica.js';
 
 const healthSchema = z.object({ status: z.enum(['ok', 'unavailable']) });
 
@@ -12,10 +13,12 @@ const readySchema = z.object({
   /** Migrations of this build not applied to the database. */
   pendingMigrations: z.number().int().optional(),
   /**
-   * The read replica, when one is configured. Informational: public reads fail while it is down,
-   * but taking every instance out of the balancer would not help, so readiness does not depend on it.
+   * The read replica, when one is configured: `ok` (public reads go there), `unavailable` (it does
+   * not answer: public reads go to the primary) or `lagging` (replay further behind than
+   * REPLICA_MAX_LAG_MS: public reads go to the primary). Informational: readiness does not depend
+   * on it, the primary serves the reads meanwhile.
    */
-  replica: z.enum(['ok', 'unavailable']).optional(),
+  replica: z.enum(['ok', 'unavailable', 'lagging']).optional(),
 });
 
 /** Longest /readyz waits for a database answer. */
@@ -50,10 +53,15 @@ export async function healthRoutes(app: FastifyInstance) {
     { schema: { tags: ['ops'], response: { 200: readySchema, 503: readySchema } } },
     async (request, reply) => {
       const replicaDb = app.database.read;
+      const health = app.replica;
       const replica = replicaDb
         ? ping(replicaDb).then(
-            () => 'ok' as const,
-            () => 'unavailable' as const,
+            // The breaker's state: reads stay on the primary until its own probe succeeds.
+            () => health?.state ?? ('ok' as const),
+            (err: unknown) => {
+              if (fromReplica(err) && readFailure(err) === 'down') health?.failed(err);
+              return 'unavailable' as const;
+            },
           )
         : undefined;
       let pending = 0;

@@ -25,6 +25,15 @@ import type { Db } from '../db/index.js';
  *   hot standby, which cannot LISTEN): every lookup reads the generation (one tiny query), as
  *   before migration 0007.
  *
+ * - **Read replica** (a pool registered with `followPrimary`, a hot standby): a standby cannot
+ *   LISTEN and its generation sequence moves in steps of 32, so its cache follows the primary's
+ *   notifications instead (each retires the replica's pages too), and after one a page read from
+ *   the replica is kept only once the replica has replayed the WAL the primary had written when
+ *   the page was missed (`pg_last_wal_replay_lsn() >= pg_current_wal_lsn()` of the primary, asked
+ *   on misses until it holds). Until then pages are computed but not kept, so a write shows in
+ *   search as soon as the replica has replayed it. While the primary is not listening, replica
+ *   pages are not kept at all.
+ *
  * A page computed while a write committed is stored under the epoch read before it started,
  * so the write's notification retires it. MAX_AGE_MS bounds the life of any page anyway, in case
  * a notification is lost with its connection before the listener notices.
@@ -40,6 +49,8 @@ const MAX_AGE_MS = 30_000;
 const RELISTEN_MS = 1000;
 
 interface Stamp {
+  /** False: the page may not be kept (nor a kept one used). */
+  keep?: boolean;
   epoch: number;
   /** The generation read from the database, when not listening. */
   generation: string | null;
@@ -52,10 +63,25 @@ interface Entry extends Stamp {
   json?: JsonBody;
 }
 
+/** A replica's cache, following its primary's notifications. */
+interface Follow {
+  replica: pg.Pool;
+  primary: pg.Pool;
+  primaryState: State;
+  /** The primary's WAL position the replica must have replayed; unknown until a miss asks. */
+  target?: string;
+  /** The replica has replayed `target`: pages are kept again. */
+  caughtUp: boolean;
+}
+
 interface State {
   entries: Map<string, Entry>;
   epoch: number;
   listening: boolean;
+  /** Read replicas' states, retired with this one. */
+  followers?: Set<State>;
+  /** Set on a replica's state. */
+  follow?: Follow;
   /** Set up the listening (once per client); resolves when it is as far as it gets. */
   watching?: Promise<void>;
   stop?: () => Promise<void>;
@@ -63,27 +89,90 @@ interface State {
 
 /** One state per database client (PGlite instance or pg.Pool), whichever Db wraps it. */
 const states = new WeakMap<object, State>();
+/** Read replica pool → its primary's pool. */
+const primaries = new WeakMap<pg.Pool, pg.Pool>();
 let cacheEnabled = true;
 
 type Client = PGlite | pg.Pool;
 const clientOf = (db: Db) => (db as unknown as { $client: Client }).$client;
 
+/**
+ * Declares `replica` (a pool on a hot standby of `primary`): its search cache learns of writes
+ * through the primary and keeps pages only once the replica has replayed them.
+ */
+export function followPrimary(replica: pg.Pool, primary: pg.Pool): void {
+  primaries.set(replica, primary);
+}
+
 async function stateOf(db: Db): Promise<State> {
-  const client = clientOf(db);
+  return stateOfClient(clientOf(db));
+}
+
+async function stateOfClient(client: Client): Promise<State> {
   let state = states.get(client);
   if (!state) {
     states.set(client, (state = { entries: new Map(), epoch: 0, listening: false }));
-    state.watching =
-      client instanceof pg.Pool ? watchPool(client, state) : watchPglite(client, state);
+    const primary = client instanceof pg.Pool ? primaries.get(client) : undefined;
+    state.watching = primary
+      ? follow(client as pg.Pool, primary, state)
+      : client instanceof pg.Pool
+        ? watchPool(client, state)
+        : watchPglite(client, state);
   }
   await state.watching;
   return state;
 }
 
-/** Retires every cached page of this database. */
+/** A replica's state: retired by the primary's notifications, listening while it listens. */
+async function follow(replica: pg.Pool, primary: pg.Pool, state: State): Promise<void> {
+  const primaryState = await stateOfClient(primary);
+  state.follow = { replica, primary, primaryState, caughtUp: false };
+  (primaryState.followers ??= new Set()).add(state);
+  state.stop = async () => {
+    primaryState.followers?.delete(state);
+  };
+}
+
+const listening = (state: State) =>
+  state.follow ? state.follow.primaryState.listening : state.listening;
+
+/** Retires every cached page of this database (and of its replicas). */
 function bump(state: State): void {
   state.epoch++;
   state.entries.clear();
+  if (state.follow) {
+    state.follow.caughtUp = false;
+    state.follow.target = undefined;
+  }
+  for (const replica of state.followers ?? []) bump(replica);
+}
+
+/**
+ * A replica: whether it has replayed every write notified so far (then its pages may be kept).
+ * Asks the primary's WAL position once per notification and the replica's replay position until
+ * it is there. Any failure counts as not yet.
+ */
+async function replayed(state: State): Promise<boolean> {
+  const f = state.follow;
+  if (!f || f.caughtUp) return true;
+  const epoch = state.epoch;
+  try {
+    if (f.target === undefined) {
+      const res = await f.primary.query<{ l: string }>('SELECT pg_current_wal_lsn()::text AS l');
+      // A notification meanwhile: this position may predate its write.
+      if (state.epoch !== epoch) return false;
+      f.target = res.rows[0]!.l;
+    }
+    const res = await f.replica.query<{ ok: boolean }>(
+      'SELECT coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, true) AS ok',
+      [f.target],
+    );
+    const ok = res.rows[0]!.ok;
+    if (ok && state.epoch === epoch) f.caughtUp = true;
+    return ok;
+  } catch {
+    return false;
+  }
 }
 
 /** The generation of the searched tables (migration 0005): moves on with every write. */
@@ -93,6 +182,8 @@ async function generation(db: Db): Promise<string> {
 }
 
 async function stampOf(db: Db, state: State): Promise<Stamp> {
+  // A replica's pages are checked through the primary's notifications only.
+  if (state.follow) return { epoch: state.epoch, generation: null, keep: listening(state) };
   return state.listening
     ? { epoch: state.epoch, generation: null }
     : { epoch: state.epoch, generation: await generation(db) };
@@ -101,6 +192,7 @@ async function stampOf(db: Db, state: State): Promise<Stamp> {
 function valid(entry: Entry | undefined, stamp: Stamp, now: number): entry is Entry {
   return (
     !!entry &&
+    stamp.keep !== false &&
     entry.epoch === stamp.epoch &&
     entry.generation === stamp.generation &&
     now - entry.at < MAX_AGE_MS
@@ -119,10 +211,12 @@ async function entryOf(db: Db, key: string, compute: () => Promise<unknown>): Pr
     state.entries.set(key, hit);
     return hit;
   }
+  // A replica that has not replayed the latest write: the page is computed, not kept.
+  const keep = stamp.keep !== false && (await replayed(state));
   const value = await compute();
   const entry: Entry = { ...stamp, at: now, value: structuredClone(value) };
   // A write seen while computing: the page may predate it, so it is not kept.
-  if (stamp.epoch === state.epoch) {
+  if (keep && stamp.epoch === state.epoch) {
     state.entries.delete(key);
     state.entries.set(key, entry);
     if (state.entries.size > MAX_ENTRIES) state.entries.delete(state.entries.keys().next().value!);
@@ -179,7 +273,7 @@ export async function invalidateSearchCache(db: Db): Promise<void> {
 
 /** Whether `db`'s cache learns of writes by notification (else it reads the generation). */
 export async function searchCacheListening(db: Db): Promise<boolean> {
-  return (await stateOf(db)).listening;
+  return listening(await stateOf(db));
 }
 
 /** Stops listening for `db`'s client (its pages are dropped); the next search listens again. */
