@@ -199,7 +199,7 @@ export function runLoad(world: LoadWorld, options: LoadOptions): Promise<LoadRun
   const request: autocannon.Request = {
     method: 'GET',
     path: '/healthz',
-    setupRequest: (req, context) => {
+    setupRequest: (req: autocannon.Request, context: object): autocannon.Request => {
       const n = ++sequence;
       const ctx = context as RequestContext;
       const headers: Record<string, string> = { 'x-forwarded-for': forwardedFor(n) };
@@ -210,7 +210,7 @@ export function runLoad(world: LoadWorld, options: LoadOptions): Promise<LoadRun
       }
       writes++;
       const partner = pick(world.partners);
-      const newVacancy = (p: LoadPartner) => {
+      const newVacancy = (p: LoadPartner): autocannon.Request => {
         ctx.op = { kind: 'vacancy' };
         return {
           ...req,

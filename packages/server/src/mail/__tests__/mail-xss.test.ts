@@ -59,15 +59,16 @@ function problems(html: string): string[] {
     }
     for (const attr of Array.from(el.attributes)) {
       const name = attr.name.toLowerCase();
+      const value = attr.value ?? '';
       if (name.startsWith('on')) out.push(`${tag}[${name}]`);
       if (['href', 'src', 'action', 'srcdoc', 'xlink:href', 'formaction'].includes(name)) {
-        const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(attr.value)?.[1]?.toLowerCase();
+        const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
         if (!scheme || !['http', 'https', 'mailto'].includes(scheme)) {
-          out.push(`${tag}[${name}=${attr.value}]`);
+          out.push(`${tag}[${name}=${value}]`);
         }
       }
-      if (name === 'style' && /url\(|expression|javascript:/i.test(attr.value)) {
-        out.push(`${tag}[style=${attr.value}]`);
+      if (name === 'style' && /url\(|expression|javascript:/i.test(value)) {
+        out.push(`${tag}[style=${value}]`);
       }
     }
   }
