@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import type { VacancyFilters } from './createVacancyBoard.js';
 import type { CategoryFilter } from '@poruch/core';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useWidget } from '../shared/WidgetContext.js';
@@ -30,6 +31,13 @@ export interface VacancyBoardProps extends WidgetBaseProps {
   category?: CategoryFilter;
   /** Vacancies per page, 1–100. Attribute `page-size`. Defaults to 10. */
   pageSize?: number;
+  /**
+   * The search from the host (React only, e.g. the page's URL): applied whenever it changes;
+   * the fields left out keep what the visitor chose. Defaults to none.
+   */
+  filters?: Partial<VacancyFilters>;
+  /** Called with every filter the visitor changes; also `poruch:filters-change`. */
+  onFiltersChange?: (filters: VacancyFilters) => void;
 }
 
 /** The `part`s of `<poruch-vacancies>`. */
@@ -65,9 +73,32 @@ export function VacancyBoard(props: VacancyBoardProps) {
   );
 }
 
-function Board({ serviceId, country, category, pageSize }: VacancyBoardProps) {
-  const { api, t, setState } = useWidget();
-  const [state, board] = useVacancyBoard({ api, serviceId, country, category, pageSize });
+function Board({ serviceId, country, category, pageSize, filters }: VacancyBoardProps) {
+  const { api, t, setState, emit } = useWidget();
+  const [state, board] = useVacancyBoard({
+    api,
+    serviceId,
+    country,
+    category,
+    pageSize,
+    initialFilters: filters,
+  });
+  const wanted = JSON.stringify(filters ?? {});
+
+  // The host's search (its URL) changed: apply what differs from the board's.
+  useEffect(() => {
+    const patch = JSON.parse(wanted) as Partial<VacancyFilters>;
+    const current = board.store.getState().filters;
+    const differs = (Object.keys(patch) as (keyof VacancyFilters)[]).some(
+      (k) => patch[k] !== current[k],
+    );
+    if (differs) board.setFilters(patch);
+  }, [board, wanted]);
+
+  const onFilters = (patch: Partial<VacancyFilters>) => {
+    board.setFilters(patch);
+    emit('filters-change', board.store.getState().filters);
+  };
   const pages = pageCount(state.total, state.pageSize);
 
   useEffect(() => {
@@ -80,7 +111,7 @@ function Board({ serviceId, country, category, pageSize }: VacancyBoardProps) {
       aria-label={t('vacancies.search_title')}
       aria-busy={state.status === 'loading'}
     >
-      <VacancyFilterBar filters={state.filters} t={t} onChange={board.setFilters} />
+      <VacancyFilterBar filters={state.filters} t={t} onChange={onFilters} />
       {state.status === 'error' ? (
         <ErrorState error={state.error} onRetry={board.reload} />
       ) : state.status === 'loading' && state.items.length === 0 ? (

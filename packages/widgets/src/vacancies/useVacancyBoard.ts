@@ -6,6 +6,7 @@ import {
   createVacancyBoard,
   type VacancyBoard,
   type VacancyBoardState,
+  type VacancyFilters,
 } from './createVacancyBoard.js';
 
 export interface UseVacancyBoardOptions {
@@ -14,6 +15,8 @@ export interface UseVacancyBoardOptions {
   country?: string | undefined;
   category?: CategoryFilter | undefined;
   pageSize?: number | undefined;
+  /** The filters to start with (a host's search); the visitor's choices win afterwards. */
+  initialFilters?: Partial<VacancyFilters> | undefined;
 }
 
 /**
@@ -26,7 +29,14 @@ export function useVacancyBoard(
 ): [VacancyBoardState, VacancyBoard] {
   const { api, serviceId, country, category, pageSize } = options;
   const [board, setBoard] = useState(() =>
-    createVacancyBoard({ api, serviceId, country, category, pageSize }),
+    createVacancyBoard({
+      api,
+      serviceId,
+      country,
+      category,
+      pageSize,
+      initialFilters: options.initialFilters,
+    }),
   );
   useEffect(() => {
     const next = createVacancyBoard({

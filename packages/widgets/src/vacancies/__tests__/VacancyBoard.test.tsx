@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, render } from '@testing-library/react';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -97,5 +97,36 @@ describe.each(mounts)('<poruch-vacancies> as a %s', (_name, mount) => {
       useOrigin(api.url);
       await outage.close();
     }
+  });
+});
+
+describe('<VacancyBoard> driven by its host (React only)', () => {
+  it('applies the host filters, and reports the visitor changes', async () => {
+    const seen: unknown[] = [];
+    const onFiltersChange = (f: unknown) => seen.push(f);
+    const { container, rerender } = render(
+      <VacancyBoard
+        apiBase={api.url}
+        lang="en_GB"
+        filters={{ experience: 'one_two' }}
+        onFiltersChange={onFiltersChange}
+      />,
+    );
+    const root = await widgetRoot(container);
+    // The first load already has the host's filter.
+    await waitFor(() => expect(names(root)).toEqual(['Пекар']));
+    rerender(
+      <VacancyBoard
+        apiBase={api.url}
+        lang="en_GB"
+        filters={{ experience: 'three_five' }}
+        onFiltersChange={onFiltersChange}
+      />,
+    );
+    await waitFor(() => expect(names(root)).toEqual(['Автомеханік']));
+    expect(seen).toEqual([]);
+    fireEvent.change(within(root).getByLabelText('Experience'), { target: { value: 'all' } });
+    await waitFor(() => expect(names(root).length).toBe(3));
+    expect(seen).toEqual([expect.objectContaining({ experience: 'all', openOnly: true })]);
   });
 });
