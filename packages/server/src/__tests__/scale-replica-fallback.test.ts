@@ -189,7 +189,8 @@ describe.skipIf(!ready)(
 
       // The page without the service is cached (read twice) just before each write: before the
       // fix, a replica-backed page lived up to 30 s after a write (the standby's generation
-      // sequence moves every 32 values, and it cannot LISTEN).
+      // sequence moves every 32 values, and it cannot LISTEN). The bound allows for
+      // scale-replica.test.ts pausing replay on the shared standby meanwhile (a few seconds).
       expect(await hits()).not.toContain(id);
       // The replica's cache learns of writes by the primary's notifications (before the fix it
       // tried to LISTEN on the standby, failed, and fell back to reading the standby's sequence;
@@ -202,7 +203,7 @@ describe.skipIf(!ready)(
       expect(await hits()).not.toContain(id);
       expect((await admin.post(`/api/v1/admin/services/${id}/approve`)).status).toBe(200);
       const approved = Date.now();
-      await eventually(async () => expect(await hits()).toContain(id), 3000, 20);
+      await eventually(async () => expect(await hits()).toContain(id), 10_000, 20);
       const shownMs = Date.now() - approved;
       // Cached again, then hidden by an edit (back to pending).
       expect(await hits()).toContain(id);
@@ -211,12 +212,12 @@ describe.skipIf(!ready)(
         200,
       );
       const edited = Date.now();
-      await eventually(async () => expect(await hits()).not.toContain(id), 3000, 20);
+      await eventually(async () => expect(await hits()).not.toContain(id), 10_000, 20);
       const hiddenMs = Date.now() - edited;
       // Still served by the standby, and cached: repeated reads hit.
       expect(await onStandby()).toBe(true);
       expect((await admin.post(`/api/v1/admin/services/${id}/approve`)).status).toBe(200);
-      await eventually(async () => expect(await hits()).toContain(id), 3000, 20);
+      await eventually(async () => expect(await hits()).toContain(id), 10_000, 20);
       console.info(
         `[scale] replica search cache: approve → shown ${shownMs} ms, edit → hidden ${hiddenMs} ms`,
       );

@@ -187,5 +187,78 @@ describe.skipIf(!ready)(
           `edit → hidden: profile ${profileGoneMs} ms, map ${mapGoneMs} ms, search ${searchGoneMs} ms`,
       );
     });
+
+    it('a replica further behind than REPLICA_MAX_LAG_MS: public reads go to the primary until it catches up', async () => {
+      const MAX_LAG_MS = 300;
+      const env = loadEnv({
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        DATABASE_URL: db.url,
+        DATABASE_READ_URL: database.pools!.read!.options.connectionString!,
+        REPLICA_MAX_LAG_MS: String(MAX_LAG_MS),
+        MAIL_WORKER: 'false',
+      });
+      const second = await openDatabase({
+        url: env.DATABASE_URL,
+        readUrl: env.DATABASE_READ_URL,
+        dataDir: '',
+        migrate: false,
+      });
+      const lagging = await buildApp({ env, database: second });
+      lagging.get('/test/recovery/replica', { config: { replica: true } }, async () => {
+        const res = await lagging.db.execute(sql`select pg_is_in_recovery() as r`);
+        return (res as unknown as { rows: { r: boolean }[] }).rows[0]!.r;
+      });
+      try {
+        const lagUrl = await lagging.listen({ port: 0, host: '127.0.0.1' });
+        const anon = new TestClient(lagUrl);
+        const servedByStandby = async () =>
+          (await anon.get('/test/recovery/replica')).body as boolean;
+        // Caught up (an idle primary is not lag): the replica serves.
+        await eventually(
+          async () =>
+            expect((await anon.get('/readyz')).body).toEqual({ status: 'ok', replica: 'ok' }),
+          5000,
+        );
+        expect(await servedByStandby()).toBe(true);
+
+        await onStandby('SELECT pg_wal_replay_pause()');
+        const partner = new TestClient(url);
+        await partner.init();
+        const created = await partner.post('/api/v1/auth/register', registration());
+        expect(created.status).toBe(201);
+        const written = Date.now();
+        // Replay stands still behind the registration: past the limit, reads go to the primary.
+        await eventually(
+          async () =>
+            expect((await anon.get('/readyz')).body).toEqual({
+              status: 'ok',
+              replica: 'lagging',
+            }),
+          MAX_LAG_MS + 5000,
+          50,
+        );
+        const laggingMs = Date.now() - written;
+        // The lag counts from the write, not from the last replayed commit before it (the idle
+        // time before a write is no lag).
+        expect(laggingMs).toBeGreaterThanOrEqual(MAX_LAG_MS - 100);
+        expect(await servedByStandby()).toBe(false);
+        // The pending service is not public either way; the sitemap answers from the primary.
+        expect((await anon.get('/sitemap.xml')).status).toBe(200);
+
+        await onStandby('SELECT pg_wal_replay_resume()');
+        const resumed = Date.now();
+        await eventually(async () => expect(await servedByStandby()).toBe(true), 5000, 50);
+        const backMs = Date.now() - resumed;
+        expect((await anon.get('/readyz')).body).toEqual({ status: 'ok', replica: 'ok' });
+        console.info(
+          `[scale] replica lag (REPLICA_MAX_LAG_MS=${MAX_LAG_MS}): on the primary ${laggingMs} ms ` +
+            `after a write that replay (paused) did not reach, back on the replica ${backMs} ms after it resumed`,
+        );
+      } finally {
+        await onStandby('SELECT pg_wal_replay_resume()').catch(() => {});
+        await lagging.close();
+      }
+    }, 60_000);
   },
 );

@@ -89,6 +89,12 @@ export interface ReplicaHealthOptions {
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
+/** A pg_lsn ('16/B374D848') as a number. */
+function lsn(text: string): bigint {
+  const [hi, lo] = text.split('/');
+  return (BigInt(`0x${hi}`) << 32n) | BigInt(`0x${lo}`);
+}
+
 /** Longest silence between two warnings about the replica. */
 const WARN_EVERY_MS = 60_000;
 
@@ -108,6 +114,9 @@ export class ReplicaHealth {
   /** Times the circuit opened. */
   trips = 0;
   private lastWarn = -Infinity;
+  private lastInfo = -Infinity;
+  /** The primary's WAL positions at past checks that the replica had not replayed yet. */
+  private samples: { at: number; lsn: bigint }[] = [];
   private probeTimer: NodeJS.Timeout | undefined;
   private lagTimer: NodeJS.Timeout | undefined;
   private checking = false;
@@ -149,6 +158,13 @@ export class ReplicaHealth {
     this.options.log.warn(obj, msg);
   }
 
+  private info(obj: object, msg: string) {
+    const now = Date.now();
+    if (now - this.lastInfo < WARN_EVERY_MS) return;
+    this.lastInfo = now;
+    this.options.log.info(obj, msg);
+  }
+
   private scheduleProbe() {
     clearTimeout(this.probeTimer);
     this.probeTimer = setTimeout(() => void this.probe(), this.options.retryMs).unref();
@@ -160,7 +176,7 @@ export class ReplicaHealth {
       await this.options.replica.query('SELECT 1');
       if (this.closed) return;
       this.state = 'ok';
-      this.options.log.info({}, 'read replica answers again: public reads go back to it');
+      this.info({}, 'read replica answers again: public reads go back to it');
       if (this.options.maxLagMs > 0) await this.checkLag();
     } catch {
       this.scheduleProbe();
@@ -168,9 +184,11 @@ export class ReplicaHealth {
   }
 
   /**
-   * Replay lag: 0 when the replica has replayed the WAL the primary had written just before
-   * (an idle primary writes no commits, so the last replayed commit's age would grow forever),
-   * else the age of the last replayed commit.
+   * Replay lag: how long ago the primary had written WAL that the replica has not replayed yet.
+   * Each check notes the primary's `pg_current_wal_lsn()` with the time; the lag is the age of
+   * the oldest noted position beyond the replica's `pg_last_wal_replay_lsn()`, 0 when it has
+   * replayed them all. (`now() - pg_last_xact_replay_timestamp()` alone would count the idle time
+   * before a write as lag.) Resolution: the check interval.
    */
   private async checkLag() {
     if (this.closed || this.checking || this.state === 'unavailable') return;
@@ -179,14 +197,18 @@ export class ReplicaHealth {
       const primary = await this.options.primary.query<{ l: string }>(
         'SELECT pg_current_wal_lsn()::text AS l',
       );
-      const res = await this.options.replica.query<{ caught: boolean | null; lag: number | null }>(
-        `SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS caught,
-           (extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000)::float8 AS lag`,
-        [primary.rows[0]!.l],
+      const at = Date.now();
+      const res = await this.options.replica.query<{ r: string | null }>(
+        'SELECT pg_last_wal_replay_lsn()::text AS r',
       );
-      const row = res.rows[0]!;
-      // Not a standby (caught is null): no replay, no lag.
-      const lag = row.caught === false ? Math.max(0, Math.round(row.lag ?? 0)) : 0;
+      const replayed = res.rows[0]!.r;
+      // Not a standby (no replay position): no lag.
+      const r = replayed === null ? null : lsn(replayed);
+      this.samples.push({ at, lsn: lsn(primary.rows[0]!.l) });
+      this.samples = r === null ? [] : this.samples.filter((p) => p.lsn > r);
+      // Bounded: a replica stuck for hours keeps the oldest position and the latest ones.
+      if (this.samples.length > 1000) this.samples.splice(1, this.samples.length - 1000);
+      const lag = this.samples.length > 0 ? Date.now() - this.samples[0]!.at : 0;
       this.lagMs = lag;
       if (this.closed || (this.state as ReplicaState) === 'unavailable') return;
       if (lag > this.options.maxLagMs && this.state === 'ok') {
@@ -197,7 +219,7 @@ export class ReplicaHealth {
         );
       } else if (lag <= this.options.maxLagMs && this.state === 'lagging') {
         this.state = 'ok';
-        this.options.log.info({ lagMs: lag }, 'read replica caught up: public reads go back to it');
+        this.info({ lagMs: lag }, 'read replica caught up: public reads go back to it');
       }
     } catch (err) {
       if (fromReplica(err) && readFailure(err) === 'down') this.failed(err);
