@@ -293,7 +293,8 @@ describe.skipIf(!ready)(
       expect(firstMs).toBeLessThan(QUERY_TIMEOUT_MS + CONNECT_TIMEOUT_MS + 1000);
       const open = await publicReads();
       expectCorrect(open);
-      expect(open.ms).toBeLessThan(CONNECT_TIMEOUT_MS);
+      // Five reads; waiting for the timeout each would take five times it.
+      expect(open.ms).toBeLessThan(CONNECT_TIMEOUT_MS * 2);
       expect(await onStandby()).toBe(false);
       // Probes keep failing while it is unreachable; reads stay on the primary without waiting.
       await new Promise((r) => setTimeout(r, RETRY_MS * 2 + CONNECT_TIMEOUT_MS));
