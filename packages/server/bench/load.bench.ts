@@ -120,6 +120,11 @@ async function search(kind: string, base: string) {
     acknowledgedCount +=
       a.reports.length + a.usedMarks.length + a.vacancies.length + r.editsAcknowledged;
     console.log(line(kind, phase, r));
+    console.log(
+      `|  | by kind (p50 / p99 ms, count): ${Object.entries(r.byKind)
+        .map(([k, v]) => `${k} ${v.p50} / ${v.p99} (${v.count})`)
+        .join(', ')} | | | | | | |`,
+    );
     return r;
   };
   // Warm-up: fills the map indexes and the search cache, as a running instance has them.

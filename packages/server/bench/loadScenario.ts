@@ -140,7 +140,7 @@ export async function prepareWorld(base: string, partners = 5): Promise<LoadWorl
 }
 
 type Op =
-  | { kind: 'read' }
+  | { kind: 'read'; what: string }
   | { kind: 'report' }
   | { kind: 'used'; serviceId: string; browserId: string }
   | { kind: 'edit'; serviceId: string; value: string }
@@ -149,6 +149,8 @@ type Op =
 /** autocannon's per-request context: it is reset between requests, but onResponse sees it. */
 interface RequestContext {
   op?: Op;
+  /** When the request was built (just before it is written to the socket). */
+  sentAt?: number;
 }
 
 /** Counts shared by every run of one process: forwarded addresses and ids never repeat. */
@@ -174,6 +176,11 @@ export interface LoadRun {
   errors: number;
   /** Non-2xx statuses seen, with counts, for the failure message. */
   statuses: Record<string, number>;
+  /**
+   * Latency by kind of request (map, search, profile, vacancies, report, used, edit, vacancy),
+   * measured from the request's construction to its answer: p50 and p99 in ms, and the count.
+   */
+  byKind: Record<string, { count: number; p50: number; p99: number }>;
   writes: number;
   /** Partner service edits answered 2xx (edits keep only the last per service). */
   editsAcknowledged: number;
@@ -186,6 +193,7 @@ export function runLoad(world: LoadWorld, options: LoadOptions): Promise<LoadRun
   const acknowledged = emptyAcknowledged();
   const sentEdits = new Map<string, Set<string>>();
   const statuses: Record<string, number> = {};
+  const latencies = new Map<string, number[]>();
   let writes = 0;
   let editsAcknowledged = 0;
   let readIndex = 0;
@@ -204,11 +212,20 @@ export function runLoad(world: LoadWorld, options: LoadOptions): Promise<LoadRun
       const ctx = context as RequestContext;
       const headers: Record<string, string> = { 'x-forwarded-for': forwardedFor(n) };
       if (n % WRITE_EVERY !== 0) {
-        ctx.op = { kind: 'read' };
         const path = world.reads[readIndex++ % world.reads.length]!;
+        ctx.sentAt = performance.now();
+        ctx.op = {
+          kind: 'read',
+          what:
+            /^\/api\/v1\/(map|vacancies|services\?|services\/)/
+              .exec(path)?.[1]
+              ?.replace('services?', 'search')
+              .replace('services/', 'profile') ?? 'other',
+        };
         return { ...req, method: 'GET', path, headers, body: undefined };
       }
       writes++;
+      ctx.sentAt = performance.now();
       const partner = pick(world.partners);
       const newVacancy = (p: LoadPartner): autocannon.Request => {
         ctx.op = { kind: 'vacancy' };
@@ -275,7 +292,13 @@ export function runLoad(world: LoadWorld, options: LoadOptions): Promise<LoadRun
       }
     },
     onResponse: (status, body, context) => {
-      const op = (context as RequestContext).op;
+      const { op, sentAt } = context as RequestContext;
+      if (op && sentAt !== undefined) {
+        const kind = op.kind === 'read' ? op.what : op.kind;
+        const list = latencies.get(kind) ?? [];
+        latencies.set(kind, list);
+        list.push(performance.now() - sentAt);
+      }
       if (op?.kind === 'edit') {
         sentEdits.get(op.serviceId)?.delete(op.value);
         busy.delete(op.serviceId);
@@ -322,6 +345,14 @@ export function runLoad(world: LoadWorld, options: LoadOptions): Promise<LoadRun
           statuses,
           writes,
           editsAcknowledged,
+          byKind: Object.fromEntries(
+            [...latencies].map(([kind, list]) => {
+              const sorted = list.sort((a, b) => a - b);
+              const at = (p: number) =>
+                Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!);
+              return [kind, { count: sorted.length, p50: at(0.5), p99: at(0.99) }];
+            }),
+          ),
         });
       },
     );
