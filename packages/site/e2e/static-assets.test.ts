@@ -89,7 +89,7 @@ describe('the built server: caching of static files', () => {
     expect(home.headers['cache-control']).toBe('no-cache');
     const html = brotliDecompressSync(home.body).toString();
     // The first screen is in the HTML (inert until the app replaces it), with its chunks preloaded.
-    expect(html).toContain('<div inert="" class="app" data-prerendered-route="home">');
+    expect(html).toContain('<div inert="" class="app-prerendered" data-prerendered-route="home">');
     expect(html).toContain('class="hero__title"');
     expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/home-[\w-]+\.js">/);
     const again = await get(`${server.baseUrl}/`, { 'if-none-match': home.headers.etag! });

@@ -68,7 +68,11 @@ const entryChunks = closure(entryKey);
 const cssLink = /<link rel="stylesheet" crossorigin href="(\/assets\/[^"]+\.css)">/;
 const cssMatch = template.match(cssLink);
 if (!cssMatch) throw new Error('[poruch] prerender: no stylesheet link in dist/index.html');
-const css = readFileSync(path.join(dist, cssMatch[1]), 'utf8').replace(/<\/style/gi, '<\\/style');
+const mainCss = readFileSync(path.join(dist, cssMatch[1]), 'utf8');
+// The prerendered root is laid out as the app's root (`.app { … }` of src/styles.css).
+const appRule = mainCss.match(/(?:^|\})\.app\{([^}]*)\}/);
+if (!appRule) throw new Error('[poruch] prerender: no .app rule in the main stylesheet');
+const css = `${mainCss}.app-prerendered{${appRule[1]}}`.replace(/<\/style/gi, '<\\/style');
 
 const outDir = path.join(dist, 'pages');
 mkdirSync(outDir, { recursive: true });
@@ -86,16 +90,17 @@ for (const route of ROUTES) {
     ...styles.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),
   ].join('\n    ');
   // `inert` until React replaces it: a tap or a keystroke on the picture of a control would be
-  // lost, and browser tests wait for the live page. The test hooks are renamed for the same reason.
+  // lost. The root's class (`.app-prerendered`, styled as `.app`) and the test hooks are renamed
+  // so that browser tests waiting for `.app` or `[data-screen]` wait for the live page.
   const page = (await renderRoute(route.name))
-    .replace('<div class="app"', '<div inert="" class="app"')
+    .replace('<div class="app"', '<div inert="" class="app-prerendered"')
     .replace(/ data-(route|screen|testid)="/g, ' data-prerendered-$1="');
   const html = template
     // Function replacers: a `$` in the CSS or the page is not a replacement pattern.
     .replace(cssLink, () => `<style>${css}</style>`)
     .replace('</head>', () => `  ${hints}\n  </head>`)
     .replace('<div id="root"></div>', () => `<div id="root">${page}</div>`);
-  if (!html.includes('<div inert="" class="app" data-prerendered-route=')) {
+  if (!html.includes('<div inert="" class="app-prerendered" data-prerendered-route=')) {
     throw new Error(`[poruch] prerender: ${route.name} is not the app's layout`);
   }
   const file = `${route.name}.html`;
