@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createI18n, translator } from '@poruch/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,6 +68,23 @@ describe('partner', () => {
     await toast(page, 'success.data_changed').waitFor();
     await screenshot(page, 'screens-dashboard-account');
     await expectAccessible(page);
+  });
+
+  it('downloads their own data as JSON', async () => {
+    const page = partnerPage;
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await screen(page, 'dashboard');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: ua('account.export_data') }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^poruch-account-\d{4}-\d{2}-\d{2}\.json$/);
+    const file = await download.path();
+    const data = JSON.parse(await readFile(file, 'utf8'));
+    expect(data.account.email).toBe(PARTNER_EMAIL);
+    expect(data.account.lastName).toBe('Коваленко');
+    expect(data.services.map((x: { id: string }) => x.id)).toContain(serviceId);
+    expect(JSON.stringify(data)).not.toMatch(/passwordHash|password_hash|scrypt\$\d/i);
   });
 
   it('manages services: hide from the map, edit with the review notice, add', async () => {

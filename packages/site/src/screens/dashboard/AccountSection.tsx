@@ -36,6 +36,7 @@ export function AccountSection() {
       </p>
       <PersonalDataForm account={account} />
       <CredentialsForm account={account} />
+      <DataExport />
       <AccountDeletion />
     </>
   );
@@ -142,6 +143,47 @@ function CredentialsForm({ account }: { account: Account }) {
         ]}
       />
     </FormCard>
+  );
+}
+
+/** Downloads everything kept about the account as one JSON file (GET account/export). */
+function DataExport() {
+  const { t, api } = useApp();
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    try {
+      const data = await api.exportAccount();
+      const url = URL.createObjectURL(
+        new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }),
+      );
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `poruch-account-${new Date().toISOString().slice(0, 10)}.json`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 0);
+    } catch {
+      // The API client has already shown the error in the user's language.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="card form__section" aria-labelledby="export-title">
+      <h2 id="export-title">{t('account.export_data')}</h2>
+      <p className="field__hint">{t('account.export_data_text')}</p>
+      <div className="form__actions">
+        <button
+          type="button"
+          className="button button--secondary"
+          onClick={download}
+          disabled={busy}
+          aria-busy={busy}
+        >
+          {t('account.export_data')}
+        </button>
+      </div>
+    </section>
   );
 }
 
