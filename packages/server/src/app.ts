@@ -1,3 +1,5 @@
+import { constants as zlib } from 'node:zlib';
+import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database } from './db/index.js';
@@ -38,6 +40,10 @@ declare module 'fastify' {
     routeTable: RouteOptions[];
   }
 }
+
+/** Content types worth compressing: JSON, XML and text (not event streams). */
+export const COMPRESSIBLE =
+  /^(?:text\/(?!event-stream)|application\/(?:[\w.-]+\+)?(?:json|xml)(?:;|$))/;
 
 export interface AppOptions {
   env: Env;
@@ -83,6 +89,20 @@ export async function buildApp({ env, database, logStream }: AppOptions): Promis
   await app.register(mailPlugin, { env });
   await app.register(securityPlugin, { env });
   await app.register(httpCachePlugin);
+  // Compresses JSON, XML and text answers of 1 KB and more (brotli, else gzip, by
+  // Accept-Encoding). Its onSend hook is added to each route (route-level), and Fastify runs a
+  // route's own hooks after the instance's: the http-cache plugin has hashed the uncompressed
+  // body into the ETag and answered 304 before this compresses, so the ETag is the same for
+  // every encoding. Registered before the routes (it hooks onRoute). Files that come compressed
+  // already (the site's and widgets' precompressed copies) carry Content-Encoding and are left
+  // as they are.
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    customTypes: COMPRESSIBLE,
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await app.register(metricsPlugin, { env });
   await app.register(docsPlugin);
   await app.register(authPlugin, { env });

@@ -137,9 +137,10 @@ const addVary = (reply: FastifyReply, field: string) => {
  * HTTP caching of every route in one place. Each GET route gets its policy from its config or
  * from CACHE_POLICIES when it is registered; a route with a public policy is public for CORS too
  * (any origin, no credentials). On send:
- * - public policy and 200: Cache-Control from the policy, `Vary: Origin` (CORS answers differ by
- *   origin), an ETag (the handler's, or a strong hash of the body) and 304 on a matching
- *   If-None-Match;
+ * - public policy and 200: Cache-Control from the policy, `Vary: Origin, accept-encoding` (CORS
+ *   answers differ by origin; compression by Accept-Encoding), an ETag (the handler's, or a
+ *   strong hash of the uncompressed body: compression runs after this hook, so every encoding
+ *   has the same tag) and 304 on a matching If-None-Match;
  * - private policy, any other status, or an answer that sets a cookie: `private, no-store`, never
  *   a shared-cache header;
  * - state-changing methods without a Cache-Control: `no-store`.
@@ -197,6 +198,10 @@ export const httpCachePlugin = fp(async (app: FastifyInstance) => {
     }
     reply.header('cache-control', cacheControlOf(policy));
     addVary(reply, 'Origin');
+    // Whether or not this answer is compressed (the compress plugin, app.ts, runs after this
+    // hook and skips answers under 1 KB), a shared cache must keep the encodings apart, and a
+    // 304 carries the same Vary as its 200. Lower case: the compress plugin looks for it so.
+    addVary(reply, 'accept-encoding');
     if (status === 304) return payload;
     let etag = reply.getHeader('etag') as string | undefined;
     if (!etag) {
