@@ -77,8 +77,9 @@ const enqueue = async (server: TestServer, to: string) => {
   await server.app.mail.outbox.enqueue(server.database.db, {
     to,
     locale: 'en_GB',
-    template: 'accountDeleted',
-    params: {},
+    // Not accountDeleted: its rows forget the address once delivered or failed (privacy).
+    template: 'serviceApproved',
+    params: { serviceName: 'Перукарня', dashboardUrl: 'http://127.0.0.1/dashboard' },
     key: `test:${to}`,
   });
   server.app.mail.worker?.wake();
