@@ -1,6 +1,5 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { runtimeConfigSchema } from '@poruch/core';
 import { App } from './App.js';
 import { AppProvider } from './app/context.js';
 import { createAppServices } from './app/services.js';
@@ -27,7 +26,12 @@ document.documentElement.dataset.tagline = services.t('app.tagline');
 // without it when it fails, and no toast is shown for it).
 void services.auth.getState().check();
 services.api
-  .request('GET', 'env', { root: true, schema: runtimeConfigSchema, silent: true })
+  .request('GET', 'env', {
+    root: true,
+    // zod and the schemas load with the answer, not before the first render.
+    loadSchema: () => import('@poruch/core/schemas').then((m) => m.runtimeConfigSchema),
+    silent: true,
+  })
   .then((config) => {
     services.config.setState(config);
     startErrorReporting(config);

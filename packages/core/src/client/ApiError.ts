@@ -1,4 +1,4 @@
-import { fieldErrorSchema, type ErrorBody, type FieldError } from '../errors.js';
+import type { ErrorBody, FieldError } from '../errors.js';
 import { statusTextKey, type Translate } from '../i18n/translate.js';
 
 /** The error of a failed call, normalised as spec §8 says. */
@@ -47,6 +47,22 @@ export const UNKNOWN_ERROR_KEY = 'unknown_error';
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 /**
+ * `f` as a FieldError when it is one (what errors.ts's fieldErrorSchema accepts, unknown keys
+ * dropped), checked by hand so that the client needs no zod on the site's first screen.
+ */
+function asFieldError(f: unknown): FieldError | undefined {
+  if (!isRecord(f) || typeof f.field !== 'string' || typeof f.key !== 'string') return undefined;
+  if (f.params === undefined) return { field: f.field, key: f.key };
+  if (!isRecord(f.params) || Array.isArray(f.params)) return undefined;
+  const params: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(f.params)) {
+    if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+    params[name] = value;
+  }
+  return { field: f.field, key: f.key, params };
+}
+
+/**
  * Normalises a failed answer (spec §8). Pure: give it the status, its text, the parsed body
  * (or anything else: a non-object body counts as none) and a translate function.
  *
@@ -70,8 +86,8 @@ export function normalizeError(
   const detailKey = typeof error?.message === 'string' && error.message ? error.message : undefined;
   const fields = Array.isArray(errors?.fields)
     ? errors.fields.flatMap((f) => {
-        const parsed = fieldErrorSchema.safeParse(f);
-        return parsed.success ? [parsed.data] : [];
+        const field = asFieldError(f);
+        return field ? [field] : [];
       })
     : [];
   return {

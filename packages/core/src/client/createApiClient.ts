@@ -3,28 +3,20 @@ import type { z } from 'zod';
 import { API_PREFIX, ENV_PATH, XSRF_COOKIE, XSRF_HEADER } from '../constants.js';
 import { translator } from '../i18n/createI18n.js';
 import type { Translate } from '../i18n/translate.js';
-import {
-  accountSchema,
-  authCheckSchema,
-  type Account,
-  type AccountDeletion,
-  type AuthCheck,
-  type Credentials,
-  type CredentialsChange,
-  type PersonalDataUpdate,
-  type ResetPassword,
+// Types only: the schemas (and zod) load on the first call that checks an answer (`loadSchema`),
+// so the client costs the site's first screen no zod.
+import type {
+  Account,
+  AccountDeletion,
+  AuthCheck,
+  Credentials,
+  CredentialsChange,
+  PersonalDataUpdate,
+  ResetPassword,
 } from '../schemas/account.js';
-import { accountExportSchema, type AccountExport } from '../schemas/accountExport.js';
-import {
-  runtimeConfigSchema,
-  type PushSubscriptionInput,
-  type RuntimeConfig,
-} from '../schemas/options.js';
-import {
-  registrationResultSchema,
-  type Registration,
-  type RegistrationResult,
-} from '../schemas/registration.js';
+import type { AccountExport } from '../schemas/accountExport.js';
+import type { PushSubscriptionInput, RuntimeConfig } from '../schemas/options.js';
+import type { Registration, RegistrationResult } from '../schemas/registration.js';
 import { toastStore as defaultToastStore, type ToastStore } from '../stores/toastStore.js';
 import {
   ApiError,
@@ -92,6 +84,11 @@ export interface RequestOptions<S extends z.ZodType | undefined = undefined> {
   searchParams?: Record<string, string | number | boolean> | URLSearchParams;
   /** Parses the answer; without it the answer is ignored and the call resolves to undefined. */
   schema?: S;
+  /**
+   * Like `schema`, loaded when the answer arrives (`() => import('@poruch/core/schemas')
+   * .then((m) => m.servicePageSchema)`): code that must start without zod passes this instead.
+   */
+  loadSchema?: () => Promise<S>;
   /** Show no error toast when the call fails. Defaults to false. */
   silent?: boolean;
   /** Aborts the call. */
@@ -142,6 +139,15 @@ export interface ApiClient {
    */
   exportAccount(): Promise<AccountExport>;
 }
+
+/** The built-in calls' schemas, imported on first use (a separate chunk in a bundle). */
+const account$ = {
+  authCheck: () => import('../schemas/account.js').then((m) => m.authCheckSchema),
+  account: () => import('../schemas/account.js').then((m) => m.accountSchema),
+};
+const options$ = {
+  runtimeConfig: () => import('../schemas/options.js').then((m) => m.runtimeConfigSchema),
+};
 
 const API_ERROR = Symbol('poruch.apiError');
 type TaggedHTTPError = HTTPError & { [API_ERROR]?: ApiError };
@@ -255,6 +261,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     // The abort of a caller is not a failure to report.
     if (opts.signal?.aborted) throw toApiError(opts.signal.reason, true);
     let data: unknown;
+    let schema: S | undefined;
     try {
       const response = await api(trimSlashes(path), {
         method,
@@ -264,13 +271,16 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         ...(opts.signal ? { signal: opts.signal } : {}),
         context: { silent },
       });
-      if (!opts.schema) return undefined as Answer<S>;
-      data = await response.json();
+      if (!opts.schema && !opts.loadSchema) return undefined as Answer<S>;
+      [data, schema] = await Promise.all([
+        response.json(),
+        opts.schema ?? (opts.loadSchema as () => Promise<S>)(),
+      ]);
     } catch (e) {
       const aborted = opts.signal?.aborted === true;
       throw toApiError(e, silent || aborted);
     }
-    const parsed = (opts.schema as z.ZodType).safeParse(data);
+    const parsed = (schema as z.ZodType).safeParse(data);
     if (!parsed.success) throw toApiError(parsed.error, silent);
     return parsed.data as Answer<S>;
   }
@@ -279,11 +289,12 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     ky: api,
     url,
     request,
-    getEnv: () => request('GET', ENV_PATH, { root: true, schema: runtimeConfigSchema }),
-    authCheck: () => request('GET', 'auth/check', { schema: authCheckSchema, silent: true }),
+    getEnv: () => request('GET', ENV_PATH, { root: true, loadSchema: options$.runtimeConfig }),
+    authCheck: () => request('GET', 'auth/check', { loadSchema: account$.authCheck, silent: true }),
     login: (credentials) =>
-      request('POST', 'auth/login', { json: credentials, schema: accountSchema }),
-    update: (changes) => request('PUT', 'auth/update', { json: changes, schema: accountSchema }),
+      request('POST', 'auth/login', { json: credentials, loadSchema: account$.account }),
+    update: (changes) =>
+      request('PUT', 'auth/update', { json: changes, loadSchema: account$.account }),
     logout: () => request('GET', 'auth/logout'),
     resetPassword: (body) => request('POST', 'auth/reset-password', { json: body }),
     notifications: (subscription) =>
@@ -294,10 +305,17 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
             : subscription,
       }),
     register: (registration) =>
-      request('POST', 'auth/register', { json: registration, schema: registrationResultSchema }),
+      request('POST', 'auth/register', {
+        json: registration,
+        loadSchema: () =>
+          import('../schemas/registration.js').then((m) => m.registrationResultSchema),
+      }),
     changeCredentials: (change) =>
-      request('PUT', 'auth/credentials', { json: change, schema: accountSchema }),
+      request('PUT', 'auth/credentials', { json: change, loadSchema: account$.account }),
     deleteAccount: (body) => request('DELETE', 'account', { json: body }),
-    exportAccount: () => request('GET', 'account/export', { schema: accountExportSchema }),
+    exportAccount: () =>
+      request('GET', 'account/export', {
+        loadSchema: () => import('../schemas/accountExport.js').then((m) => m.accountExportSchema),
+      }),
   };
 }

@@ -32,10 +32,7 @@ export const accountSchema = z.object({
 export type Account = z.infer<typeof accountSchema>;
 
 /** "Is admin" and "is client (partner)" indicators of spec §6. */
-export const isAdmin = (a: Pick<Account, 'type'> | null | undefined): boolean =>
-  a?.type === 'ADMIN';
-export const isPartner = (a: Pick<Account, 'type'> | null | undefined): boolean =>
-  a?.type === 'PARTNER' || a?.type === 'CLIENT';
+export { isAdmin, isPartner } from '../accountRoles.js';
 
 /** Body of `POST auth/login`. */
 export const credentialsSchema = z.strictObject({

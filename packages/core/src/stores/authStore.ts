@@ -1,12 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ApiClient } from '../client/createApiClient.js';
-import {
-  isAdmin,
-  isPartner,
-  type Account,
-  type Credentials,
-  type PersonalDataUpdate,
-} from '../schemas/account.js';
+import { isAdmin, isPartner } from '../accountRoles.js';
+import type { Account, Credentials, PersonalDataUpdate } from '../schemas/account.js';
 
 /** Login state (spec §4): unknown until checked at start. */
 export type AuthStatus = 'unknown' | 'logged_in' | 'logged_out';

@@ -337,4 +337,42 @@ describe('errors', () => {
       key: 'unknown_error',
     });
   });
+
+  it('loadSchema: the schema is loaded with the answer and checks it like schema does', async () => {
+    const { api } = client();
+    let loads = 0;
+    const loadSchema = async () => {
+      loads++;
+      return (await import('../../schemas/index.js')).authCheckSchema;
+    };
+    await expect(api.request('GET', 'wrong-shape', { loadSchema })).rejects.toMatchObject({
+      key: 'unknown_error',
+    });
+    await expect(api.request('GET', 'auth/check', { loadSchema })).resolves.toEqual({
+      status: true,
+      account,
+    });
+    expect(loads).toBe(2);
+    // Without a schema of either kind nothing is loaded or parsed.
+    await expect(api.request('GET', 'wrong-shape')).resolves.toBeUndefined();
+  });
+});
+
+describe('no zod on the first screen (issue 6)', () => {
+  it("the client's and ApiError's static imports reach no zod and no schema module", async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { fileURLToPath } = await import('node:url');
+    const staticImports = async (file: string) => {
+      const text = await readFile(fileURLToPath(new URL(file, import.meta.url)), 'utf8');
+      return [...text.matchAll(/^import (?!type )[^;]*? from '([^']+)'/gms)].map((m) => m[1]);
+    };
+    for (const file of ['../createApiClient.ts', '../ApiError.ts', '../../stores/authStore.ts']) {
+      const imports = await staticImports(file);
+      expect(imports.length, file).toBeGreaterThan(0);
+      expect(
+        imports.filter((i) => i === 'zod' || /schemas|errors|validation/.test(i!)),
+        file,
+      ).toEqual([]);
+    }
+  });
 });

@@ -8,20 +8,17 @@ import {
   useState,
   type FormEvent,
 } from 'react';
-import {
-  CATEGORY_KEYS,
-  getCountries,
-  servicePageSchema,
-  vacancyPageSchema,
-  type ServicePage,
-  type VacancyPage,
-} from '@poruch/core';
+import { CATEGORY_KEYS, getCountries, type ServicePage, type VacancyPage } from '@poruch/core';
 import { useApp } from '../../app/context.js';
 import { SocialBlock } from '../../chrome/SocialBlock.js';
 import { Link, useQuery } from '../../router/index.js';
 import { readSearchState, toQuery, type SearchState } from './searchState.js';
 
 const PAGE_SIZE = 20;
+
+// The answers' schemas (and zod) load beside the first search call, not before the first render.
+const loadServicePage = () => import('@poruch/core/schemas').then((m) => m.servicePageSchema);
+const loadVacancyPage = () => import('@poruch/core/schemas').then((m) => m.vacancyPageSchema);
 
 /** The map widget (Leaflet) loads only when the map view is shown and near the screen. */
 const HomeMap = lazy(() => import('./HomeMap.js'));
@@ -107,7 +104,7 @@ export default function HomePage() {
       api
         .request('GET', 'services', {
           searchParams,
-          schema: servicePageSchema,
+          loadSchema: loadServicePage,
           signal: controller.signal,
         })
         .then((page) => done({ kind: 'services', key, page }), fail);
@@ -115,7 +112,7 @@ export default function HomePage() {
       api
         .request('GET', 'vacancies', {
           searchParams,
-          schema: vacancyPageSchema,
+          loadSchema: loadVacancyPage,
           signal: controller.signal,
         })
         .then((page) => done({ kind: 'vacancies', key, page }), fail);
