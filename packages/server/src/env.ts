@@ -79,6 +79,12 @@ export const envSchema = z.object({
    * in `sending` by a dead process is claimed again after this. Defaults to 120.
    */
   MAIL_LEASE_SECONDS: positiveInt.default(120),
+  /**
+   * Allow push subscriptions whose endpoint is on a private, loopback or link-local address (a
+   * push service on the same network, or tests). Off, the server never sends a push there, so a
+   * subscription cannot make it request internal hosts. Defaults to false.
+   */
+  PUSH_ALLOW_PRIVATE_ENDPOINTS: bool.default(false),
   /** Run the outbox worker in this process. Defaults to true. */
   MAIL_WORKER: bool.default(true),
   /** HMAC secret of unsubscribe links. Defaults to one generated on first start and kept in settings. */

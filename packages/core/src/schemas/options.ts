@@ -52,7 +52,7 @@ export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
 /** The browser's PushSubscription, as `toJSON()` gives it. */
 export const pushSubscriptionSchema = z.strictObject({
-  endpoint: z.url({ protocol: /^https?$/ }).max(2000),
+  endpoint: z.url({ protocol: /^https$/ }).max(2000),
   expirationTime: z.number().nullable().optional(),
   keys: z.strictObject({
     p256dh: z.string().min(1).max(200),

@@ -70,7 +70,7 @@ describe('privacy: data export and account erasure', () => {
     expect(
       (
         await partner.post('/api/v1/auth/notifications', {
-          endpoint: `http://127.0.0.1:9/push/${tag}`,
+          endpoint: `https://push.invalid/push/${tag}`,
           keys: { p256dh: `p256dh-secret-${tag}`, auth: `auth-secret-${tag}` },
         })
       ).status,
@@ -161,7 +161,7 @@ describe('privacy: data export and account erasure', () => {
     expect(data.pushSubscriptions).toEqual([
       {
         id: expect.any(String),
-        endpoint: `http://127.0.0.1:9/push/${tag}`,
+        endpoint: `https://push.invalid/push/${tag}`,
         createdAt: expect.any(String),
       },
     ]);

@@ -6,7 +6,7 @@ import type { LocaleCode } from '@poruch/core';
 import type { Db } from '../db/index.js';
 import { accounts, campaigns, mailOutbox, pushSubscriptions } from '../db/schema.js';
 import { ERASED_RECIPIENT_TEMPLATES, PUSH_PREFIX, SENSITIVE_TEMPLATES } from './outbox.js';
-import { sendPush, type VapidKeys } from './push.js';
+import { endpointReach, sendPush, type PushOutcome, type VapidKeys } from './push.js';
 import {
   TEMPLATES,
   renderMail,
@@ -43,6 +43,8 @@ export interface OutboxWorkerOptions {
    * for its WAL flush (a crash of ours is a crash of the database). Defaults to false.
    */
   exclusive?: boolean;
+  /** PUSH_ALLOW_PRIVATE_ENDPOINTS: pushes may go to private or loopback addresses. */
+  allowPrivatePush?: boolean;
 }
 
 /** A claimed outbox row. */
@@ -443,12 +445,18 @@ export class OutboxWorker {
           }
           const name = row.template.slice(PUSH_PREFIX.length) as PushName;
           const push = renderPush(name, row.locale, row.payload as never);
-          const outcome = await sendPush(
-            this.o.vapid,
-            sub,
-            { ...push, tag: name },
-            row.id.replaceAll('-', ''),
-          );
+          const reach = await endpointReach(sub.endpoint, !!this.o.allowPrivatePush);
+          const outcome: PushOutcome =
+            reach === 'private'
+              ? { kind: 'gone', error: 'endpoint not on a public address' }
+              : reach === 'unresolved'
+                ? { kind: 'failed', permanent: false, error: 'endpoint host does not resolve' }
+                : await sendPush(
+                    this.o.vapid,
+                    sub,
+                    { ...push, tag: name },
+                    row.id.replaceAll('-', ''),
+                  );
           if (outcome.kind === 'sent') {
             await this.o.db
               .update(mailOutbox)

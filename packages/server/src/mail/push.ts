@@ -1,3 +1,5 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
 import webpush from 'web-push';
 import type { Db } from '../db/index.js';
 import type { Env } from '../env.js';
@@ -25,6 +27,86 @@ export async function loadVapidKeys(db: Db, env: Env): Promise<VapidKeys> {
   );
   const keys = JSON.parse(stored) as { publicKey: string; privateKey: string };
   return { ...keys, subject };
+}
+
+/** Addresses a push endpoint may not reach: private, loopback, link-local, CGNAT, multicast… */
+const NOT_PUBLIC = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 3],
+] as const) {
+  NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
+}
+for (const [net, prefix] of [
+  ['::', 127],
+  ['::ffff:0:0', 96],
+  ['64:ff9b::', 96],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
+}
+
+const isPublicAddress = (address: string) => {
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (family === 6 && /^::ffff:/i.test(address)) {
+    const v4 = address.slice(7);
+    if (isIP(v4) === 4) return !NOT_PUBLIC.check(v4, 'ipv4');
+  }
+  return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+};
+
+const hostOf = (endpoint: string) => new URL(endpoint).hostname.replace(/^\[|\]$/g, '');
+
+/**
+ * Whether a push endpoint may be stored, judged without the network: https, and not a name or an
+ * address literal that is obviously internal. Resolved addresses are checked again when sending.
+ */
+export function isAllowedPushEndpoint(endpoint: string, allowPrivate: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'https:' || url.username || url.password) return false;
+  if (allowPrivate) return true;
+  const host = hostOf(endpoint).toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || (!host.includes('.') && !isIP(host))) {
+    return false;
+  }
+  return isIP(host) === 0 || isPublicAddress(host);
+}
+
+/**
+ * Where the endpoint's host points, checked right before a push so that a name which later
+ * resolves inside (DNS rebinding) is refused too: `public` when every address is public,
+ * `private` when one is not (the subscription is dropped), `unresolved` when the name does not
+ * resolve now (a retry may succeed).
+ */
+export async function endpointReach(
+  endpoint: string,
+  allowPrivate: boolean,
+): Promise<'public' | 'private' | 'unresolved'> {
+  if (!isAllowedPushEndpoint(endpoint, allowPrivate)) return 'private';
+  if (allowPrivate) return 'public';
+  try {
+    const addresses = await lookup(hostOf(endpoint), { all: true, verbatim: true });
+    if (addresses.length === 0) return 'unresolved';
+    return addresses.every((a) => isPublicAddress(a.address)) ? 'public' : 'private';
+  } catch {
+    return 'unresolved';
+  }
 }
 
 /** What became of one push. */

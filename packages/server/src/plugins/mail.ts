@@ -19,6 +19,8 @@ export interface MailService {
   vapid: VapidKeys;
   /** Public URL of the site, for links in mails. */
   publicUrl: string;
+  /** PUSH_ALLOW_PRIVATE_ENDPOINTS: pushes may go to internal addresses. */
+  allowPrivatePush: boolean;
 }
 
 declare module 'fastify' {
@@ -60,9 +62,17 @@ export const mailPlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
       retryBaseMs: env.MAIL_RETRY_BASE_MS,
       leaseSeconds: env.MAIL_LEASE_SECONDS,
       exclusive: app.database.kind === 'pglite',
+      allowPrivatePush: env.PUSH_ALLOW_PRIVATE_ENDPOINTS,
     });
   }
-  app.decorate('mail', { outbox, worker, unsubscribeSecret, vapid, publicUrl: env.PUBLIC_URL });
+  app.decorate('mail', {
+    outbox,
+    worker,
+    unsubscribeSecret,
+    vapid,
+    publicUrl: env.PUBLIC_URL,
+    allowPrivatePush: env.PUSH_ALLOW_PRIVATE_ENDPOINTS,
+  });
   app.addHook('onReady', async () => worker?.start());
   // onClose hooks run in reverse order: the worker stops before the database closes.
   app.addHook('onClose', async () => worker?.stop());

@@ -113,7 +113,12 @@ describe('web push', () => {
 
   beforeAll(async () => {
     push = await startPushService();
-    server = await startTestServer({ MAIL_POLL_MS: '50', MAIL_RETRY_BASE_MS: '200' });
+    // The push service of this test runs on loopback.
+    server = await startTestServer({
+      MAIL_POLL_MS: '50',
+      MAIL_RETRY_BASE_MS: '200',
+      PUSH_ALLOW_PRIVATE_ENDPOINTS: 'true',
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -200,5 +205,80 @@ describe('web push', () => {
         .find((p) => p.title === 'Сервіс відхилено'),
     );
     expect(declined.body).toContain('Закрито');
+  });
+});
+
+describe('push endpoints cannot reach internal hosts', () => {
+  let push: Awaited<ReturnType<typeof startPushService>>;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    push = await startPushService();
+    server = await startTestServer({ MAIL_POLL_MS: '50', MAIL_RETRY_BASE_MS: '200' });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await push?.close();
+  });
+
+  it('refuses to store an endpoint that is not https or points inside, and accepts a push service', async () => {
+    const owner = await partner(server);
+    for (const endpoint of [
+      'http://push.example.org/send/1',
+      `${push.origin}/push/loopback`,
+      'https://localhost/push',
+      'https://push.localhost/push',
+      'https://intranet/push',
+      'https://[::1]/push',
+      'https://[::ffff:127.0.0.1]/push',
+      'https://10.1.2.3/push',
+      'https://192.168.0.10/push',
+      'https://169.254.169.254/latest/meta-data',
+      'https://user:secret@push.example.org/push',
+    ]) {
+      const res = await owner.client.post(
+        '/api/v1/auth/notifications',
+        browserSubscription(endpoint).json,
+      );
+      expect(res.status, endpoint).toBe(400);
+      expect(JSON.stringify(res.body), endpoint).toMatch(/"(bad_request|validation\.[a-z_]+)"/);
+    }
+    const ok = browserSubscription('https://updates.push.example.org/wpush/v2/abc');
+    expect((await owner.client.post('/api/v1/auth/notifications', ok.json)).status).toBe(200);
+    const stored = await server.database.db
+      .select({ endpoint: pushSubscriptions.endpoint })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.accountId, owner.id));
+    expect(stored.map((s) => s.endpoint)).toEqual([ok.json.endpoint]);
+  });
+
+  it('never sends to a stored endpoint that resolves inside, and drops it', async () => {
+    const owner = await partner(server);
+    // Stored before the rule, or a name that points inside now: written straight to the table.
+    const inside = browserSubscription(`${push.origin}/push/inside`);
+    await server.database.db.insert(pushSubscriptions).values({
+      accountId: owner.id,
+      endpoint: inside.json.endpoint,
+      p256dh: inside.json.keys.p256dh,
+      auth: inside.json.keys.auth,
+    });
+    const admin = await loggedIn(server, 'ADMIN');
+    expect(
+      (await admin.client.post(`/api/v1/admin/services/${owner.serviceId}/approve`)).status,
+    ).toBe(200);
+    const row = await waitUntil(async () => {
+      const [r] = await server.database.db
+        .select({ status: mailOutbox.status, lastError: mailOutbox.lastError })
+        .from(mailOutbox)
+        .where(eq(mailOutbox.template, 'push:serviceApproved'));
+      return r?.status === 'failed' ? r : null;
+    });
+    expect(row.lastError).toContain('not on a public address');
+    expect(push.received).toEqual([]);
+    const left = await server.database.db
+      .select()
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.accountId, owner.id));
+    expect(left).toEqual([]);
   });
 });

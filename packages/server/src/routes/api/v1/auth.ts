@@ -30,6 +30,7 @@ import {
 import { serviceInputToRow, serviceToApi } from '../../../repositories/services.js';
 import type { AccountRow } from '../../../repositories/sessions.js';
 import { byBodyEmail, byIp, rateLimit, type RateLimitRule } from '../../../lib/rate-limiter.js';
+import { isAllowedPushEndpoint } from '../../../mail/push.js';
 
 const statusSchema = z.object({ status: z.boolean() });
 
@@ -313,6 +314,10 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
     },
     async (request) => {
       const { endpoint, keys } = request.body;
+      // Only real push services: the server POSTs to this URL later (docs/security.md).
+      if (!isAllowedPushEndpoint(endpoint, app.mail.allowPrivatePush)) {
+        throw new PoruchError(400, 'bad_request');
+      }
       await app.db
         .insert(pushSubscriptions)
         .values({ accountId: current(request).id, endpoint, p256dh: keys.p256dh, auth: keys.auth })
