@@ -44,6 +44,7 @@ interface Snapshot {
 interface Entry {
   version: string;
   index: MapIndex;
+  filter: MapFilter;
 }
 
 /** The cache key of a filter combination. */
@@ -122,6 +123,47 @@ export class MapCache {
   }
 
   /**
+   * Applies one service's change written on this instance: `after` is its map row now (null when
+   * it is not on the map any more), `token` the `map_version` value the writer bumped to. The
+   * snapshot is patched (no SELECT); the indexes of filter combinations the service is in neither
+   * before nor after keep their index and just take the new version; the others are dropped and
+   * rebuilt from the patched snapshot right after the current request (setImmediate), unless a
+   * reader asks first, in which case that reader builds it. So every request that starts after the
+   * write sees it (read-your-writes), and the rebuild is off the writer's and usually off every
+   * reader's path. Without a current snapshot it falls back to invalidate().
+   */
+  patch(id: string, after: MapService | null, token: string): void {
+    const snap = this.snapshot;
+    if (!snap || snap.generation !== this.generation) {
+      this.invalidate();
+      return;
+    }
+    const at = snap.features.findIndex((f) => f.properties.id === id);
+    const before = at < 0 ? null : snap.features[at]!.properties;
+    let features = snap.features;
+    if (before || after) {
+      features = snap.features.slice();
+      if (at >= 0 && after) features[at] = toFeature(after);
+      else if (at >= 0) features.splice(at, 1);
+      else features.push(toFeature(after!));
+    }
+    // A new generation: a load or check in flight (it may have read the rows before the write)
+    // is discarded when it lands.
+    this.generation++;
+    const version = `${token}${snap.version.slice(snap.version.indexOf('.'))}`;
+    this.snapshot = { version, token, features, generation: this.generation };
+    for (const [key, entry] of this.entries) {
+      const hit = (s: MapService | null) => s !== null && matches(entry.filter)(s);
+      if (hit(before) || hit(after)) {
+        this.entries.delete(key);
+        this.scheduleRebuild(key, entry.filter);
+      } else {
+        this.entries.set(key, { ...entry, version });
+      }
+    }
+  }
+
+  /**
    * Forgets every index and snapshot: the next request reads the database again and waits for
    * it. Call it after a write on this instance so the writer sees its change at once.
    */
@@ -145,7 +187,7 @@ export class MapCache {
     const features = all
       ? snap.features
       : snap.features.filter((f) => matches(filter)(f.properties));
-    const entry = { version: snap.version, index: new MapIndex(features) };
+    const entry = { version: snap.version, index: new MapIndex(features), filter };
     this.entries.set(key, entry);
     while (this.entries.size > this.maxIndexes) {
       this.entries.delete(this.entries.keys().next().value!);
@@ -153,7 +195,7 @@ export class MapCache {
     return entry;
   }
 
-  /** Rebuilds a stale index after the current request has been answered. */
+  /** Rebuilds a stale (or dropped) index after the current request has been answered. */
   private scheduleRebuild(key: string, filter: MapFilter) {
     if (this.rebuilding.has(key) || this.closed) return;
     this.rebuilding.add(key);
@@ -206,12 +248,19 @@ export class MapCache {
       const features = (await readServices(this.db)).map(toFeature);
       this.lastCheck = this.lastFullCheck = Date.now();
       if (generation !== this.generation) return;
+      const old = this.snapshot;
+      const same = old !== null && sameServices(old.features, features);
       this.snapshot = {
         version,
         token: version.slice(0, version.indexOf('.')),
-        features,
+        // Nothing on the map moved (say, a reload after a change this instance had patched in):
+        // the indexes stay, under the new version, instead of being rebuilt.
+        features: same ? old.features : features,
         generation,
       };
+      if (same) {
+        for (const [key, entry] of this.entries) this.entries.set(key, { ...entry, version });
+      }
     })().finally(() => {
       if (this.loading?.promise === promise) this.loading = null;
     });
@@ -220,9 +269,14 @@ export class MapCache {
   }
 }
 
+/** What puts a service on the map. */
+const visible = sql`${services.status} = 'approved' and ${services.showOnMap}
+      and ${services.lat} is not null and ${services.lng} is not null`;
+
 /**
- * The catalogue version: the writers' counter in settings, and the count and latest update of all
- * services (so direct SQL writes that keep `updated_at` current are seen too).
+ * The catalogue version: the writers' counter in settings, and the count and latest update of the
+ * services on the map (so direct SQL writes that keep `updated_at` current are seen too, and
+ * edits of pending or hidden services, which change nothing there, are not).
  */
 export async function readVersion(db: Db): Promise<string> {
   const [row] = await db
@@ -233,7 +287,8 @@ export async function readVersion(db: Db): Promise<string> {
         string | null
       >`(select ${settings.value} from ${settings} where ${settings.key} = ${MAP_VERSION_KEY})`,
     })
-    .from(services);
+    .from(services)
+    .where(visible);
   const at = row?.at ? new Date(row.at as unknown as string).getTime() : 0;
   return `${row?.v ?? '0'}.${row?.n ?? 0}.${at}`;
 }
@@ -242,13 +297,12 @@ export async function readVersion(db: Db): Promise<string> {
  * The one lean SELECT: every approved service shown on the map with a position. The rows come back
  * as one JSON array, which both drivers parse about three times faster than 100k result rows.
  */
-export async function readServices(db: Db): Promise<MapService[]> {
+export async function readServices(db: Db, id?: string): Promise<MapService[]> {
   const result = await db.execute<{ rows: string | null }>(sql`
     select json_agg(json_build_array(${services.id}, ${services.name}, ${services.category},
       ${services.lat}, ${services.lng}, ${services.countryCode}, ${services.isOnline}))::text as rows
     from ${services}
-    where ${services.status} = 'approved' and ${services.showOnMap}
-      and ${services.lat} is not null and ${services.lng} is not null`);
+    where ${visible}${id === undefined ? sql`` : sql` and ${services.id} = ${id}`}`);
   const text = (result as unknown as { rows: { rows: string | null }[] }).rows[0]?.rows;
   const tuples = JSON.parse(text ?? '[]') as [
     string,
@@ -279,11 +333,32 @@ export async function readVersionToken(db: Db): Promise<string> {
   return row?.value ?? '0';
 }
 
-/** Bumps the settings row every instance compares at its next version check. */
-export async function bumpMapVersion(db: Db): Promise<void> {
+/** Bumps the settings row every instance compares at its next version check; returns the value. */
+export async function bumpMapVersion(db: Db): Promise<string> {
   const value = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   await db
     .insert(settings)
     .values({ key: MAP_VERSION_KEY, value })
     .onConflictDoUpdate({ target: settings.key, set: { value } });
+  return value;
+}
+
+/** Whether two map rows show the same thing. */
+export const sameService = (a: MapService | null, b: MapService | null): boolean =>
+  a === b ||
+  (a !== null &&
+    b !== null &&
+    a.id === b.id &&
+    a.name === b.name &&
+    a.category === b.category &&
+    a.lat === b.lat &&
+    a.lng === b.lng &&
+    a.countryCode === b.countryCode &&
+    a.isOnline === b.isOnline);
+
+/** Whether two snapshots hold the same services, in any order. */
+function sameServices(a: MapFeature[], b: MapFeature[]): boolean {
+  if (a.length !== b.length) return false;
+  const byId = new Map(a.map((f) => [f.properties.id, f.properties]));
+  return b.every((f) => sameService(byId.get(f.properties.id) ?? null, f.properties));
 }

@@ -168,7 +168,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
     });
     app.mail.worker?.wake();
     // Approval puts a service on the map; a decline takes it off.
-    await invalidateMap(app);
+    await invalidateMap(app, { id });
     return result;
   };
 

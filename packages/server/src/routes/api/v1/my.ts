@@ -126,7 +126,7 @@ export async function myRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await owned(app.db, request.params.id, request);
+      const before = await owned(app.db, request.params.id, request);
       const [row] = await app.db
         .update(services)
         .set({
@@ -137,8 +137,8 @@ export async function myRoutes(fastify: FastifyInstance) {
         })
         .where(eq(services.id, request.params.id))
         .returning();
-      // Back to pending: it leaves the map until approved again.
-      await invalidateMap(app);
+      // Back to pending: it leaves the map until approved again (a pending one changes nothing).
+      await invalidateMap(app, { id: row!.id, before });
       return serviceToApi(row!);
     },
   );
@@ -154,9 +154,9 @@ export async function myRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await owned(app.db, request.params.id, request);
+      const before = await owned(app.db, request.params.id, request);
       await app.db.delete(services).where(eq(services.id, request.params.id));
-      await invalidateMap(app);
+      await invalidateMap(app, { id: before.id, before });
       return { status: true };
     },
   );
@@ -173,13 +173,13 @@ export async function myRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await owned(app.db, request.params.id, request);
+      const before = await owned(app.db, request.params.id, request);
       const [row] = await app.db
         .update(services)
         .set({ showOnMap: request.body.showOnMap, updatedAt: new Date() })
         .where(eq(services.id, request.params.id))
         .returning();
-      await invalidateMap(app);
+      await invalidateMap(app, { id: row!.id, before });
       return serviceToApi(row!);
     },
   );
