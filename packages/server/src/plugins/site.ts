@@ -176,6 +176,17 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
       const route = routes.find((r) => matchesPattern(r.path, pathname.replace(/\/{2,}/g, '/')));
       const page =
         route && fs.existsSync(path.join(env.SITE_DIR, route.file)) ? route.file : 'index.html';
+      // A profile's LCP is its description, which waits for GET /api/v1/services/:id: the
+      // browser starts that call with the page instead of after the scripts. `crossorigin`
+      // (same-origin credentials) must match the widget's call (readCredentials, site's
+      // screens/profile). A header, so the cached, precompressed page stays one per route.
+      const profile = route?.name === 'profile' && /^\/services\/([^/]+)/.exec(pathname);
+      if (profile && profile[1]!.length <= 100) {
+        reply.header(
+          'link',
+          `</api/v1/services/${encodeURIComponent(profile[1]!)}>; rel=preload; as=fetch; crossorigin=anonymous`,
+        );
+      }
       return sendPage(request, reply, page);
     }
     throw new PoruchError(404, 'not_found');

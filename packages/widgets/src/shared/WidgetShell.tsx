@@ -24,6 +24,12 @@ export interface WidgetBaseProps {
    */
   apiBase?: string;
   /**
+   * Credentials of the widget's `GET`s (React only, no attribute). The site's own pages pass
+   * `same-origin` so that a call matches the page's preload of it; anything else the widget
+   * sends stays without credentials. Defaults to `omit`.
+   */
+  readCredentials?: RequestCredentials;
+  /**
    * `ua` or `en_GB` (also `uk`, `en`, `en-GB`). Defaults to `<html lang>`, else `ua`.
    */
   lang?: string;
@@ -123,7 +129,11 @@ export function WidgetShell(props: WidgetShellProps) {
 
   const messages = props.messages;
   const i18n = useMemo(() => createWidgetI18n(lang, messages), [lang, messages]);
-  const api = useMemo(() => createWidgetApi({ apiBase }), [apiBase]);
+  const readCredentials = props.readCredentials;
+  const api = useMemo(
+    () => createWidgetApi({ apiBase, ...(readCredentials ? { readCredentials } : {}) }),
+    [apiBase, readCredentials],
+  );
 
   const getHost = useCallback(() => latest.current.host ?? shadowHost.current, []);
 

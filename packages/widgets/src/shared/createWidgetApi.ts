@@ -16,6 +16,11 @@ export interface WidgetApiOptions {
    * `include`. Defaults to `omit`.
    */
   credentials?: RequestCredentials;
+  /**
+   * Credentials of `GET`s only (the site's profile uses `same-origin`, so that its call matches
+   * the page's `Link` preload, which cannot be made with `omit`). Defaults to `credentials`.
+   */
+  readCredentials?: RequestCredentials;
   /** Milliseconds before a call gives up with `request_timeout`. Defaults to 10000. */
   timeout?: number;
   /** The fetch to use. Defaults to the global fetch. */
@@ -73,6 +78,7 @@ export function createWidgetApi(options: WidgetApiOptions = {}): WidgetApi {
   const raw = options.apiBase || '/';
   const base = raw.replace(/\/+$/, '') + '/';
   const credentials = options.credentials ?? 'omit';
+  const readCredentials = options.readCredentials ?? credentials;
   const timeout = options.timeout ?? 10_000;
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
 
@@ -101,7 +107,7 @@ export function createWidgetApi(options: WidgetApiOptions = {}): WidgetApi {
       try {
         response = await doFetch(url(path, o), {
           method,
-          credentials,
+          credentials: method === 'GET' ? readCredentials : credentials,
           mode: 'cors',
           signal: controller.signal,
           // A GET sends no header at all, so it is a simple request: no CORS preflight.

@@ -78,6 +78,9 @@ export default function ProfileScreen() {
     <article className="page profile" data-screen="profile">
       <PoruchService
         serviceId={id}
+        // The page's Link header preloads GET /api/v1/services/:id with same-origin
+        // credentials (server plugins/site.ts); the widget's call must match it to use it.
+        readCredentials="same-origin"
         lang={locale}
         tab={tab}
         tabHref={tabHref}
