@@ -140,8 +140,9 @@ export class MapCache {
     }
     const at = snap.features.findIndex((f) => f.properties.id === id);
     const before = at < 0 ? null : snap.features[at]!.properties;
+    const moved = !sameService(before, after);
     let features = snap.features;
-    if (before || after) {
+    if (moved) {
       features = snap.features.slice();
       if (at >= 0 && after) features[at] = toFeature(after);
       else if (at >= 0) features.splice(at, 1);
@@ -154,12 +155,12 @@ export class MapCache {
     this.snapshot = { version, token, features, generation: this.generation };
     for (const [key, entry] of this.entries) {
       const hit = (s: MapService | null) => s !== null && matches(entry.filter)(s);
-      if (hit(before) || hit(after)) {
+      if (moved && (hit(before) || hit(after))) {
         this.entries.delete(key);
         this.scheduleRebuild(key, entry.filter);
-      } else {
+      } else if (entry.version === snap.version) {
         this.entries.set(key, { ...entry, version });
-      }
+      } // else already stale (another instance's change): rebuilt after its next use, as before
     }
   }
 
@@ -259,7 +260,9 @@ export class MapCache {
         generation,
       };
       if (same) {
-        for (const [key, entry] of this.entries) this.entries.set(key, { ...entry, version });
+        for (const [key, entry] of this.entries) {
+          if (entry.version === old.version) this.entries.set(key, { ...entry, version });
+        }
       }
     })().finally(() => {
       if (this.loading?.promise === promise) this.loading = null;

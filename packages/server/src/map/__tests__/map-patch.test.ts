@@ -68,6 +68,19 @@ describe('map: one service changed on this instance', () => {
     expect(await indexOf()).toBe(index);
   });
 
+  it('announces a change without a before row, but keeps the indexes when nothing moved', async () => {
+    const [id] = await insertServices(server.database.db, [serviceRow({ name: 'Twice' })]);
+    await invalidateMap(server.app, { id: id! });
+    const { index, version } = await cache.get({});
+    const token = await readVersionToken(server.database.db);
+    // An admin approving an approved service again: the route does not read the row first.
+    await invalidateMap(server.app, { id: id! });
+    expect(await readVersionToken(server.database.db)).not.toBe(token);
+    const now = await cache.get({});
+    expect(now.index).toBe(index);
+    expect(now.version).not.toBe(version);
+  });
+
   it('patches in an approval at once, rebuilding only the indexes that hold the service', async () => {
     const all = await count();
     const pl = await count({ country: 'PL' });
