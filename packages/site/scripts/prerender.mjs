@@ -6,6 +6,9 @@
 // - the main stylesheet inlined (one request less before the first paint; 3 KB compressed);
 // - <link rel="modulepreload"> for the route's own chunks (from dist/.vite/manifest.json), so
 //   they download beside the entry chunk instead of after it.
+// dist/pages/profile-shadow.css and profile-page.css: the profile widget's shadow-root CSS and
+// the profile screen's own stylesheet, with which the server draws an approved service's first
+// screen into the profile page (server plugins/site.ts);
 // and dist/pages/routes.json: the route patterns in order, with their file, for the server
 // (packages/server/src/plugins/site.ts) to pick the page of a path. dist/index.html itself is
 // left as Vite wrote it: the service worker's offline shell and the page of unknown paths.
@@ -35,7 +38,9 @@ if (typeof globalThis.navigator === 'undefined') {
 const ssrDir = path.join(site, 'node_modules/.prerender');
 const ssrEntry = readdirSync(ssrDir).find((f) => /^prerender\.m?js$/.test(f));
 if (!ssrEntry) throw new Error(`[poruch] prerender: no SSR build in ${ssrDir}`);
-const { ROUTES, renderRoute } = await import(pathToFileURL(path.join(ssrDir, ssrEntry)).href);
+const { ROUTES, renderRoute, SERVICE_SHADOW_CSS } = await import(
+  pathToFileURL(path.join(ssrDir, ssrEntry)).href
+);
 
 /** @type {Record<string, { file: string; src?: string; isEntry?: boolean; imports?: string[]; css?: string[] }>} */
 const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
@@ -103,9 +108,14 @@ for (const route of ROUTES) {
   if (!html.includes('<div inert="" class="app-prerendered" data-prerendered-route=')) {
     throw new Error(`[poruch] prerender: ${route.name} is not the app's layout`);
   }
+  if (route.name === 'profile') {
+    const own = styles.map((href) => readFileSync(path.join(dist, href), 'utf8')).join('');
+    writeFileSync(path.join(outDir, 'profile-page.css'), own.replace(/<\/style/gi, '<\\/style'));
+  }
   const file = `${route.name}.html`;
   writeFileSync(path.join(outDir, file), html);
   table.push({ name: route.name, path: route.path, file: `pages/${file}` });
 }
+writeFileSync(path.join(outDir, 'profile-shadow.css'), SERVICE_SHADOW_CSS);
 writeFileSync(path.join(outDir, 'routes.json'), `${JSON.stringify(table, null, 2)}\n`);
 console.log(`[poruch] prerendered ${table.length} routes into dist/pages`);

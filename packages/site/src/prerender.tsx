@@ -15,6 +15,8 @@ import { Layout } from './ui/Layout.js';
 import { PageLoading } from './ui/PageLoading.js';
 
 export { ROUTES };
+/** The profile widget's shadow-root CSS: the server draws a profile's first screen with it. */
+export { SERVICE_SHADOW_CSS } from '@poruch/widgets';
 
 /** The HTML inside `#root` for `route` (a route of ROUTES, by name). */
 export async function renderRoute(name: string): Promise<string> {

@@ -9,7 +9,7 @@ export type { VacancyBoardState, VacancyFilters } from './vacancies/createVacanc
 export { PoruchReport, REPORT_PARTS } from './report/PoruchReport.js';
 export type { PoruchReportProps } from './report/PoruchReport.js';
 export type { ReportSentDetail } from './report/ReportForm.js';
-export { PoruchService, SERVICE_PARTS } from './service/PoruchService.js';
+export { PoruchService, SERVICE_PARTS, SERVICE_SHADOW_CSS } from './service/PoruchService.js';
 export type { PoruchServiceProps } from './service/PoruchService.js';
 export { PoruchDashboard, DASHBOARD_PARTS } from './dashboard/PoruchDashboard.js';
 export type { PoruchDashboardProps, DashboardView } from './dashboard/PoruchDashboard.js';

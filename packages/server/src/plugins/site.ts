@@ -7,6 +7,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { PoruchError } from '@poruch/core';
 import type { Env } from '../env.js';
+import { findPublicProfile } from '../repositories/catalogue.js';
+import { renderProfileFirstScreen } from './profileFirstScreen.js';
 import { withAcceptEncoding } from './widgets.js';
 
 const API_PATHS = /^\/(api|env|healthz|readyz|metrics)(\/|$|\?)/;
@@ -22,6 +24,8 @@ interface Page {
   etag: string;
   br?: Buffer;
   gzip?: Buffer;
+  /** Built for one request (a profile's first screen): compressed at a fast level. */
+  fast?: boolean;
 }
 
 /** A route of the site's dist/pages/routes.json (scripts/prerender.mjs). */
@@ -116,8 +120,51 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
     return page;
   };
 
-  const sendPage = (request: FastifyRequest, reply: FastifyReply, file: string) => {
-    const page = pageOf(file);
+  /**
+   * The profile widget's shadow-root CSS and the profile screen's stylesheet, written by the
+   * site's build beside the pages (scripts/prerender.mjs).
+   */
+  const readPagesFile = (name: string) => {
+    const file = path.join(env.SITE_DIR, 'pages', name);
+    return serveSite && fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+  };
+  const shadowCss = readPagesFile('profile-shadow.css');
+  const profileCss = readPagesFile('profile-page.css');
+  /** The prerendered loading state inside the page's <main>, which a profile's first screen replaces. */
+  const LOADING = /<div class="page-loading"[^>]*>[\s\S]*?<\/span><\/div>/;
+
+  /**
+   * The profile page of an approved service with its first screen drawn in (issue 6): a page of
+   * its own, built per request (the ETag hashes its body, so it changes whenever anything shown of
+   * the profile does: an edit, the used count, the open vacancies, a new build), compressed at a
+   * fast level. Null (the plain shell) when the id is not an approved service.
+   */
+  const profilePage = async (file: string, id: string): Promise<Page | null> => {
+    if (
+      shadowCss === null ||
+      profileCss === null ||
+      !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
+    ) {
+      return null;
+    }
+    const shell = pageOf(file);
+    const html = shell.body.toString('utf8');
+    if (!LOADING.test(html)) return null;
+    const profile = await findPublicProfile(app.db, id.toLowerCase());
+    if (!profile) return null;
+    const snippet = renderProfileFirstScreen(profile, shadowCss);
+    // The screen's own stylesheet (its width), inlined: the page only preloads it.
+    const body = Buffer.from(
+      html
+        .replace('</head>', () => `<style>${profileCss}</style></head>`)
+        .replace(LOADING, () => snippet),
+    );
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    return { body, etag, fast: true };
+  };
+
+  const sendPage = (request: FastifyRequest, reply: FastifyReply, file: string | Page) => {
+    const page = typeof file === 'string' ? pageOf(file) : file;
     reply
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', REVALIDATE)
@@ -131,14 +178,14 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
     if (encoding === 'br') {
       page.br ??= brotliCompressSync(page.body, {
         params: {
-          [zlib.BROTLI_PARAM_QUALITY]: 11,
+          [zlib.BROTLI_PARAM_QUALITY]: page.fast ? 5 : 11,
           [zlib.BROTLI_PARAM_SIZE_HINT]: page.body.length,
         },
       });
       return reply.header('content-encoding', 'br').send(page.br);
     }
     if (encoding === 'gzip') {
-      page.gzip ??= gzipSync(page.body, { level: 9 });
+      page.gzip ??= gzipSync(page.body, { level: page.fast ? 6 : 9 });
       return reply.header('content-encoding', 'gzip').send(page.gzip);
     }
     return reply.send(page.body);
@@ -187,7 +234,12 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
           `</api/v1/services/${encodeURIComponent(profile[1]!)}>; rel=preload; as=fetch; crossorigin=anonymous`,
         );
       }
-      return sendPage(request, reply, page);
+      // An approved service's profile (its services tab) gets its first screen drawn in.
+      const first =
+        profile && route?.name === 'profile' && !/^\/services\/[^/]+\/./.test(pathname)
+          ? await profilePage(page, profile[1]!)
+          : null;
+      return sendPage(request, reply, first ?? page);
     }
     throw new PoruchError(404, 'not_found');
   });

@@ -1,5 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm';
-import type { ServiceSummary, Vacancy } from '@poruch/core';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { ServiceProfile, ServiceSummary, Vacancy } from '@poruch/core';
 import type { Db } from '../db/index.js';
 import { auditLog, services, vacancies } from '../db/schema.js';
 import type { ServiceRow } from './services.js';
@@ -43,6 +43,30 @@ export function serviceToSummary(row: ServiceRow): ServiceSummary {
     isPartner: row.isPartner,
     usedCount: row.usedCount,
     createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The public profile of an approved service (`GET /api/v1/services/:id`, and the first screen
+ * the site's server draws into a profile page): null when the id is missing or not approved.
+ */
+export async function findPublicProfile(db: Executor, id: string): Promise<ServiceProfile | null> {
+  const [row] = await db
+    .select()
+    .from(services)
+    .where(and(eq(services.id, id), eq(services.status, 'approved')))
+    .limit(1);
+  if (!row) return null;
+  const open = await db
+    .select()
+    .from(vacancies)
+    .where(and(eq(vacancies.serviceId, row.id), eq(vacancies.isOpen, true)))
+    .orderBy(desc(vacancies.createdAt));
+  return {
+    ...serviceToSummary(row),
+    addressDetails: row.addressDetails,
+    originalPlace: row.originalPlace,
+    vacancies: open.map(vacancyToApi),
   };
 }
 

@@ -12,6 +12,7 @@ import { serviceProfileMessages } from '../shared/messages/serviceProfileMessage
 import { successMessages } from '../shared/messages/successMessages.js';
 import { vacanciesMessages } from '../shared/messages/vacanciesMessages.js';
 import { validationMessages } from '../shared/messages/validationMessages.js';
+import { SHELL_STYLES } from '../shared/theme.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import { baseStyles } from '../ui/baseStyles.js';
 import { MissingServiceId } from '../ui/MissingServiceId.js';
@@ -88,6 +89,15 @@ const SERVICE_MESSAGES = [
   validationMessages,
 ];
 
+/** The widget's own styles, after the shell's reset. */
+const STYLES = baseStyles + reportStyles + serviceStyles;
+
+/**
+ * The whole stylesheet of `<poruch-service>`'s shadow root (the shell's reset and the widget's
+ * styles): the site's server draws a profile's first screen with it before the scripts run.
+ */
+export const SERVICE_SHADOW_CSS = SHELL_STYLES + STYLES;
+
 /**
  * `<poruch-service>` as a React component: the profile of one approved service with tabs for
  * services, vacancies and contacts, "I have used this service", and a report form.
@@ -96,7 +106,7 @@ export function PoruchService(props: PoruchServiceProps) {
   return (
     <WidgetShell
       {...props}
-      styles={baseStyles + reportStyles + serviceStyles}
+      styles={STYLES}
       parts={SERVICE_PARTS}
       handlers={props}
       messages={SERVICE_MESSAGES}

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import {
   PoruchError,
   idParamsSchema,
@@ -11,9 +11,9 @@ import {
   type ServicePage,
   usedMarkSchema,
 } from '@poruch/core';
-import { services, usedMarks, vacancies } from '../../../db/schema.js';
+import { services, usedMarks } from '../../../db/schema.js';
 import { byIp, rateLimit } from '../../../lib/rate-limiter.js';
-import { serviceToSummary, vacancyToApi } from '../../../repositories/catalogue.js';
+import { findPublicProfile } from '../../../repositories/catalogue.js';
 import { searchServicesJson } from '../../../search/index.js';
 
 /** Public catalogue: search, profile and "I have used this service". */
@@ -57,23 +57,9 @@ export async function serviceRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const [row] = await app.db
-        .select()
-        .from(services)
-        .where(and(eq(services.id, request.params.id), eq(services.status, 'approved')))
-        .limit(1);
-      if (!row) throw new PoruchError(404, 'resource_was_not_found');
-      const open = await app.db
-        .select()
-        .from(vacancies)
-        .where(and(eq(vacancies.serviceId, row.id), eq(vacancies.isOpen, true)))
-        .orderBy(desc(vacancies.createdAt));
-      return {
-        ...serviceToSummary(row),
-        addressDetails: row.addressDetails,
-        originalPlace: row.originalPlace,
-        vacancies: open.map(vacancyToApi),
-      };
+      const profile = await findPublicProfile(app.db, request.params.id);
+      if (!profile) throw new PoruchError(404, 'resource_was_not_found');
+      return profile;
     },
   );
 
