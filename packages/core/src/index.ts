@@ -38,7 +38,9 @@ export {
   getI18n,
   translator,
   currentLocale,
+  createI18nFrom,
 } from './i18n/createI18n.js';
+export { loadI18n } from './i18n/loadI18n.js';
 export type { I18n } from './i18n/createI18n.js';
 export { LANGUAGE_OPTIONS } from './i18n/languageOptions.js';
 export { TRANSLATIONS, I18N_NAMESPACE } from './i18n/resources.js';

@@ -1,3 +1,4 @@
+import { loadI18n } from '@poruch/core';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
@@ -13,60 +14,82 @@ import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('[poruch] #root is missing from index.html');
+const container: HTMLElement = root;
 
 // The install-prompt event may fire before React renders.
 captureInstallPrompt();
 
-const services = createAppServices();
-document.documentElement.lang = services.lang;
-document.documentElement.dataset.siteName = services.t('app.name');
-document.documentElement.dataset.tagline = services.t('app.tagline');
-
-// Start-up calls of spec §7: the login state, and the runtime configuration (the app starts
-// without it when it fails, and no toast is shown for it).
-void services.auth.getState().check();
-services.api
-  .request('GET', 'env', {
-    root: true,
-    // zod and the schemas load with the answer, not before the first render.
-    loadSchema: () => import('@poruch/core/schemas').then((m) => m.runtimeConfigSchema),
-    silent: true,
-  })
-  .then((config) => {
-    services.config.setState(config);
-    startErrorReporting(config);
-  })
-  .catch(() => undefined);
-void registerServiceWorker(services);
-
-// A handle for the browser suites (packages/site/e2e): only when the test flag is stored.
-try {
-  if (localStorage.getItem('poruch_e2e') === '1')
-    (window as unknown as { __poruch: unknown }).__poruch = services;
-} catch {
-  // Storage blocked: no handle.
-}
-
 // The first screen's code is loaded before the first render (the server preloads its chunks
 // beside this one, see scripts/prerender.mjs): until then the prerendered HTML in #root stays on
 // screen, and React replaces it with the same page instead of a loading spinner. A failed load
-// renders anyway (the screen's Suspense retries).
+// renders anyway (the screen's Suspense retries). Started at once, beside the locale's file.
 const first = resolveRoute(getLocation().path);
-void (first ? first.route.screen.preload() : Promise.resolve())
-  .catch(() => undefined)
-  .then(() => {
-    const reactRoot = createRoot(root);
-    // A transition renders in slices that yield to the browser every few milliseconds, instead of
-    // one long task that blocks input (Lighthouse's total blocking time): the prerendered page is
-    // on screen meanwhile, so nothing waits for it.
-    startTransition(() =>
-      reactRoot.render(
-        <StrictMode>
-          <AppProvider services={services}>
-            <App />
-            <PageChrome />
-          </AppProvider>
-        </StrictMode>,
-      ),
-    );
-  });
+const screenReady = (first ? first.route.screen.preload() : Promise.resolve()).catch(
+  () => undefined,
+);
+
+/**
+ * Gives the main thread back to the browser (input, paint) between the start-up steps, so they
+ * run as several short tasks instead of one long one (Lighthouse's total blocking time): the
+ * prerendered page is on screen meanwhile. `scheduler.yield` where there is one, else a timeout.
+ */
+function yieldToMain(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+async function start(): Promise<void> {
+  // Only the active language's translations (a chunk of their own); a switch stores the
+  // language and reloads the page, which loads the other one.
+  const i18n = await loadI18n();
+  await yieldToMain();
+  const services = createAppServices(i18n);
+  document.documentElement.lang = services.lang;
+  document.documentElement.dataset.siteName = services.t('app.name');
+  document.documentElement.dataset.tagline = services.t('app.tagline');
+
+  // Start-up calls of spec §7: the login state, and the runtime configuration (the app starts
+  // without it when it fails, and no toast is shown for it).
+  void services.auth.getState().check();
+  services.api
+    .request('GET', 'env', {
+      root: true,
+      // zod and the schemas load with the answer, not before the first render.
+      loadSchema: () => import('@poruch/core/schemas').then((m) => m.runtimeConfigSchema),
+      silent: true,
+    })
+    .then((config) => {
+      services.config.setState(config);
+      startErrorReporting(config);
+    })
+    .catch(() => undefined);
+  void registerServiceWorker(services);
+
+  // A handle for the browser suites (packages/site/e2e): only when the test flag is stored.
+  try {
+    if (localStorage.getItem('poruch_e2e') === '1')
+      (window as unknown as { __poruch: unknown }).__poruch = services;
+  } catch {
+    // Storage blocked: no handle.
+  }
+
+  await screenReady;
+  await yieldToMain();
+  const reactRoot = createRoot(container);
+  // A transition renders in slices that yield to the browser every few milliseconds, instead of
+  // one long task that blocks input (Lighthouse's total blocking time): the prerendered page is
+  // on screen meanwhile, so nothing waits for it.
+  startTransition(() =>
+    reactRoot.render(
+      <StrictMode>
+        <AppProvider services={services}>
+          <App />
+          <PageChrome />
+        </AppProvider>
+      </StrictMode>,
+    ),
+  );
+}
+
+void start();

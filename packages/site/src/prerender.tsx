@@ -6,6 +6,7 @@
  * content depends on the login state or on the API. main.tsx then renders the same page over it
  * (createRoot replaces the prerendered nodes; nothing is hydrated).
  */
+import { initI18n } from '@poruch/core';
 import { renderToString } from 'react-dom/server';
 import { AppProvider } from './app/context.js';
 import { createAppServices } from './app/services.js';
@@ -25,7 +26,7 @@ export async function renderRoute(name: string): Promise<string> {
   const Screen = route.screen;
   // Loaded first, so it renders at once instead of suspending.
   if (route.name === 'home') await Screen.preload();
-  const services = createAppServices();
+  const services = createAppServices(initI18n('ua'));
   return renderToString(
     <AppProvider services={services}>
       <Layout route={route}>

@@ -1,7 +1,7 @@
 import ky, { HTTPError, TimeoutError, type KyInstance, type Options as KyOptions } from 'ky';
 import type { z } from 'zod';
 import { API_PREFIX, ENV_PATH, XSRF_COOKIE, XSRF_HEADER } from '../constants.js';
-import { translator } from '../i18n/createI18n.js';
+import { translator } from '../i18n/instance.js';
 import type { Translate } from '../i18n/translate.js';
 // Types only: the schemas (and zod) load on the first call that checks an answer (`loadSchema`),
 // so the client costs the site's first screen no zod.
@@ -59,7 +59,7 @@ export interface ApiClientOptions {
    * Defaults to reading `document.cookie` (nothing outside a browser).
    */
   getCookie?: (name: string) => string | undefined;
-  /** Translates the error keys. Defaults to the shared i18n instance ({@link getI18n}). */
+  /** Translates the error keys. Defaults to the shared i18n instance (`initI18n` / `loadI18n`). */
   t?: Translate;
   /** Where error toasts go. Defaults to the page's {@link toastStore}. */
   toasts?: ToastStore;

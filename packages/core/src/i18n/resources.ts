@@ -12,4 +12,4 @@ export type TranslationResource = typeof ua;
 export const TRANSLATIONS: Readonly<Record<LocaleCode, TranslationResource>> = { ua, en_GB };
 
 /** The i18next namespace holding them. */
-export const I18N_NAMESPACE = 'translation';
+export { I18N_NAMESPACE } from './instance.js';

@@ -2,7 +2,6 @@ import {
   createApiClient,
   createAuthStore,
   currentLocale,
-  initI18n,
   openConfirm,
   showToast,
   toastStore,
@@ -52,9 +51,11 @@ export interface AppServices {
   confirm(options: ConfirmOptions): Promise<ConfirmResult>;
 }
 
-/** Creates the page's services: i18n in the stored locale, the API client and the auth store. */
-export function createAppServices(): AppServices {
-  const i18n = initI18n();
+/**
+ * Creates the page's services over `i18n` (the browser's: `loadI18n()`, the active locale only;
+ * the prerender's: `initI18n('ua')`): the API client and the auth store.
+ */
+export function createAppServices(i18n: I18n): AppServices {
   const t = translator(i18n);
   const locale = currentLocale(i18n);
   const api = createApiClient({ t, toasts: toastStore });
