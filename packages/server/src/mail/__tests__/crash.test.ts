@@ -1,34 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/index.js';
 import { accounts, mailOutbox } from '../../db/schema.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { REPO_ROOT } from '../../paths.js';
+import { startChildServer, throwawayPostgres } from '../../__tests__/helpers/child.js';
 import { TestClient } from '../../__tests__/helpers/client.js';
 import { waitUntil } from './helpers.js';
 
 const RECIPIENTS = 2_000;
 const onPostgres = process.env.PORUCH_TEST_DB === 'postgres' && !!process.env.TEST_DATABASE_URL;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A loopback SMTP server that counts complete messages per recipient (partial DATA is dropped). */
 async function startCountingSmtp() {
@@ -61,55 +47,9 @@ async function startCountingSmtp() {
   };
 }
 
-/** The server from source (tsx) as a child process, as in production but killable. */
-async function startChild(env: Record<string, string>) {
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(REPO_ROOT, 'packages/server/src/main.ts')],
-    {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        SEED_DEMO: 'false',
-        LOG_LEVEL: 'warn',
-        MAIL_POLL_MS: '100',
-        MAIL_RATE_PER_MINUTE: '60000',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  await waitUntil(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
-      try {
-        return (await fetch(`${url}/healthz`)).status === 200;
-      } catch {
-        return false;
-      }
-    },
-    60_000,
-    'the server to start',
-  );
-  return {
-    url,
-    output: () => output,
-    kill: async (signal: NodeJS.Signals) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill(signal);
-      await exited;
-    },
-  };
+/** The server from source as a child process, mailing every 100 ms without a rate limit. */
+function startChild(env: Record<string, string>) {
+  return startChildServer({ MAIL_POLL_MS: '100', MAIL_RATE_PER_MINUTE: '60000', ...env });
 }
 
 /**
@@ -127,20 +67,9 @@ describe(`crash in the middle of a campaign (${onPostgres ? 'PostgreSQL' : 'PGli
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-crash-'));
     smtp = await startCountingSmtp();
     if (onPostgres) {
-      const name = `poruch_crash_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const u = new URL(process.env.TEST_DATABASE_URL!);
-      u.pathname = `/${name}`;
-      databaseUrl = u.toString();
-      dropDatabase = async () => {
-        const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
-      };
+      const throwaway = await throwawayPostgres(process.env.TEST_DATABASE_URL!, 'poruch_crash');
+      databaseUrl = throwaway.url;
+      dropDatabase = throwaway.drop;
     }
     // The recipients go straight into the database before the server starts.
     const database = await openDatabase({ url: databaseUrl, dataDir: path.join(dataDir, 'db') });
