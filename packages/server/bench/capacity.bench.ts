@@ -7,19 +7,11 @@
  *   pnpm --filter @poruch/server exec tsx bench/capacity.bench.ts [--services 10000]
  *     [--duration 20] [--connections 50] [--no-pg] [--quick]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type autocannon from 'autocannon';
-import { openDatabase } from '../src/db/index.js';
-import { settings } from '../src/db/schema.js';
-import { DEMO_SEED_KEY } from '../src/seed.js';
-import { seedSynthetic } from '../src/seed/synthetic.js';
-import { cannon, postgresDatabase } from './common.js';
+import { cannon, startServerProcess, syntheticDatabase } from './common.js';
+import { publicServices } from './loadScenario.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,7 +26,6 @@ const { values: args } = parseArgs({
 const SERVICES = args.quick ? 2000 : Number(args.services);
 const DURATION = args.quick ? 5 : Number(args.duration);
 const CONNECTIONS = Number(args.connections);
-const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * The mix of API requests behind public page views (docs/operations.md#capacity-model): map moves
@@ -42,64 +33,9 @@ const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
  */
 const MIX = { map: 35, search: 30, profile: 20, vacancies: 10, env: 5 };
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-
-async function startServer(env: Record<string, string>) {
-  const port = await freePort();
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVER_DIR,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? os.tmpdir(),
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SEED_DEMO: 'false',
-      MAIL_WORKER: 'false',
-      LOG_LEVEL: 'info',
-      TILE_URL: 'none',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  // Read and drop the log: the server pays for writing it, as in production.
-  proc.stdout!.resume();
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    base,
-    stop: async () => {
-      proc.kill('SIGTERM');
-      await new Promise((r) => proc.once('exit', r));
-    },
-  };
-}
-
 /** Shuffled lists of public reads per kind and in the MIX proportions, from real ids and words. */
 async function requestMix(base: string): Promise<Record<keyof typeof MIX | 'mixed', string[]>> {
-  const page = (await (await fetch(`${base}/api/v1/services?pageSize=100`)).json()) as {
-    items: {
-      id: string;
-      name: string;
-      countryCode: string;
-      lat: number | null;
-      lng: number | null;
-    }[];
-  };
-  const items = page.items;
+  const items = await publicServices(base);
   const words = [...new Set(items.flatMap((s) => s.name.split(/\s+/)).filter((w) => w.length > 3))];
   let seed = 7;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -151,7 +87,7 @@ function drive(base: string, paths: string[], duration: number) {
 }
 
 async function measure(kind: string, env: Record<string, string>) {
-  const server = await startServer(env);
+  const server = await startServerProcess(env);
   const lists = await requestMix(server.base);
   // Warm-up: every path once, 10 at a time (map indexes, search cache), as a running site has.
   for (const list of Object.values(lists)) {
@@ -185,35 +121,15 @@ console.log(
 console.log('| database | mixed req/s | p50 / p99 | non-2xx | /healthz req/s | mixed / ceiling |');
 console.log('| --- | --- | --- | --- | --- | --- |');
 
-// PGlite: seed into a folder, close, then the server process opens it.
-{
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-capacity-'));
-  const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
-  await seedSynthetic(database.db, { services: SERVICES, seed: 1 });
-  await database.db
-    .insert(settings)
-    .values({ key: DEMO_SEED_KEY, value: 'synthetic' })
-    .onConflictDoNothing();
-  await database.close();
-  await measure('PGlite', { DATA_DIR: dataDir });
-  await fs.rm(dataDir, { recursive: true, force: true });
-}
-
-if (!args['no-pg']) {
-  const serverUrl =
-    process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
-  const pg = await postgresDatabase(serverUrl);
-  await seedSynthetic(pg.database.db, { services: SERVICES, seed: 1 });
-  await pg.database.db
-    .insert(settings)
-    .values({ key: DEMO_SEED_KEY, value: 'synthetic' })
-    .onConflictDoNothing();
-  // The pool's connection string names the throwaway database.
-  const url = (pg.database.db as unknown as { $client: { options: { connectionString: string } } })
-    .$client.options.connectionString;
-  await pg.database.close();
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-capacity-'));
-  await measure('PostgreSQL', { DATA_DIR: dataDir, DATABASE_URL: url });
-  await fs.rm(dataDir, { recursive: true, force: true });
-  await pg.drop();
+// PGlite (seeded into a folder and closed, then the server process opens it), then PostgreSQL.
+for (const kind of args['no-pg'] ? ['PGlite'] : ['PGlite', 'PostgreSQL']) {
+  const data = await syntheticDatabase(
+    SERVICES,
+    'poruch-capacity',
+    kind === 'PostgreSQL'
+      ? (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres')
+      : undefined,
+  );
+  await measure(kind, data.env);
+  await data.remove();
 }

@@ -1,13 +1,50 @@
 /** What the benchmarks share: a throwaway PostgreSQL database, the app on a port, autocannon. */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/index.js';
+import { settings } from '../src/db/schema.js';
 import { loadEnv } from '../src/env.js';
+import { DEMO_SEED_KEY } from '../src/seed.js';
+import { seedSynthetic } from '../src/seed/synthetic.js';
+
+const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The command line of a benchmark: its own `options` plus `--quick`, `--pg <server url>` (default
+ * BENCH_DATABASE_URL or the local PostgreSQL) and `--no-pg`. Options of other benchmarks
+ * (`pnpm bench -- --services 1000`) are not ours and are ignored.
+ */
+export function benchArgs(
+  options: Record<string, { type: 'string' | 'boolean'; default?: string | boolean }>,
+): Record<string, string | boolean | undefined> & { quick: boolean; pg: string } {
+  const { values } = parseArgs({
+    options: {
+      ...options,
+      quick: { type: 'boolean', default: false },
+      pg: {
+        type: 'string',
+        default:
+          process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres',
+      },
+      'no-pg': { type: 'boolean', default: false },
+    },
+    strict: false,
+  });
+  return {
+    ...(values as Record<string, string | boolean | undefined>),
+    quick: values.quick === true,
+    pg: String(values.pg),
+  };
+}
 
 /** The p-th percentile of sorted numbers. */
 export const pct = (sorted: number[], p: number) =>
@@ -31,6 +68,7 @@ export async function postgresDatabase(serverUrl: string, keep?: string) {
   const database = await openDatabase({ url: url.toString(), dataDir: '' });
   return {
     database,
+    url: url.toString(),
     created: !exists,
     drop: async () => {
       await database.close().catch(() => {}); // already closed with the app
@@ -70,3 +108,79 @@ export const cannon = (duration: number, opts: autocannon.Options) =>
       err ? reject(err) : resolve(res),
     ),
   );
+
+/**
+ * The server as in production: `node --import tsx src/main.ts` with NODE_ENV=production, only
+ * PATH and HOME from this environment, info-level JSON logs to a pipe that is read and dropped
+ * (the server pays for writing them). Resolves once /healthz answers; `stop` is SIGTERM.
+ */
+export async function startServerProcess(env: Record<string, string>) {
+  const port = await new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_DIR,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? os.tmpdir(),
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SEED_DEMO: 'false',
+      MAIL_WORKER: 'false',
+      LOG_LEVEL: 'info',
+      TILE_URL: 'none',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  proc.stdout!.resume();
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode})`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    base,
+    stop: async () => {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    },
+  };
+}
+
+/**
+ * `services` synthetic services (seed 1, marked as the demo seed so the server does not seed) in
+ * a closed database for a server process: PGlite in a new folder, or a throwaway PostgreSQL
+ * database on `pgServerUrl`. `env` is DATA_DIR (and DATABASE_URL); `remove` deletes both.
+ */
+export async function syntheticDatabase(services: number, prefix: string, pgServerUrl?: string) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `${prefix}-`));
+  const pgDb = pgServerUrl ? await postgresDatabase(pgServerUrl) : null;
+  const database = pgDb?.database ?? (await openDatabase({ dataDir: path.join(dataDir, 'db') }));
+  await seedSynthetic(database.db, { services, seed: 1 });
+  await database.db
+    .insert(settings)
+    .values({ key: DEMO_SEED_KEY, value: 'synthetic' })
+    .onConflictDoNothing();
+  await database.close();
+  return {
+    dataDir,
+    url: pgDb?.url,
+    env: { DATA_DIR: dataDir, ...(pgDb ? { DATABASE_URL: pgDb.url } : {}) },
+    /** The same database, open again (to check what the server wrote). */
+    open: () => openDatabase({ url: pgDb?.url, dataDir: path.join(dataDir, 'db') }),
+    remove: async () => {
+      await fs.rm(dataDir, { recursive: true, force: true });
+      await pgDb?.drop();
+    },
+  };
+}

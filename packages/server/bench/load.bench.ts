@@ -11,18 +11,9 @@
  *     [--services 10000] [--duration 60] [--probe 20] [--start 50] [--connections 50] [--no-pg]
  *     [--quick]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../src/db/index.js';
-import { settings } from '../src/db/schema.js';
-import { DEMO_SEED_KEY } from '../src/seed.js';
-import { seedSynthetic } from '../src/seed/synthetic.js';
-import { postgresDatabase } from './common.js';
+import { startServerProcess, syntheticDatabase } from './common.js';
 import {
   emptyAcknowledged,
   mergeAcknowledged,
@@ -50,56 +41,6 @@ const PROBE = args.quick ? 5 : Number(args.probe);
 const START = Number(args.start);
 const CONNECTIONS = Number(args.connections);
 const P99_MAX = 100;
-const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-
-/** The server as in production (info logs to a pipe that is read and dropped). */
-async function startServer(env: Record<string, string>) {
-  const port = await freePort();
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVER_DIR,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? os.tmpdir(),
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SEED_DEMO: 'false',
-      MAIL_WORKER: 'false',
-      LOG_LEVEL: 'info',
-      TILE_URL: 'none',
-      // Behind a proxy: each simulated visitor has its own address (see loadScenario.ts).
-      TRUST_PROXY: 'true',
-      RATE_SIGNUP_PER_IP: '1000',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  proc.stdout!.resume();
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    base,
-    stop: async () => {
-      proc.kill('SIGTERM');
-      await new Promise((r) => proc.once('exit', r));
-    },
-  };
-}
 
 const ok = (run: LoadRun) => run.errors === 0 && run.result.latency.p99 <= P99_MAX;
 
@@ -191,48 +132,31 @@ async function report(kind: string, result: Awaited<ReturnType<typeof search>>, 
   if (missing.length) console.error(`${kind}: missing writes: ${missing.slice(0, 10).join(', ')}`);
 }
 
-// PGlite: seed into a folder, close, then the server process opens it; verify after it stops.
-{
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-load-'));
-  const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
-  await seedSynthetic(database.db, { services: SERVICES, seed: 1 });
-  await database.db
-    .insert(settings)
-    .values({ key: DEMO_SEED_KEY, value: 'synthetic' })
-    .onConflictDoNothing();
-  await database.close();
-  const server = await startServer({ DATA_DIR: dataDir });
-  const result = await search('PGlite', server.base);
-  await server.stop();
-  const check = await openDatabase({ dataDir: path.join(dataDir, 'db') });
-  const missing = await verifyAcknowledged(check.db, result.acknowledged);
-  await check.close();
-  await report('PGlite', result, missing);
-  await fs.rm(dataDir, { recursive: true, force: true });
-}
+/**
+ * The server as in production behind a proxy: each simulated visitor has its own address (see
+ * loadScenario.ts), and the partners of the scenario sign up from one.
+ */
+const startServer = (env: Record<string, string>) =>
+  startServerProcess({ TRUST_PROXY: 'true', RATE_SIGNUP_PER_IP: '1000', ...env });
 
-if (!args['no-pg']) {
-  const serverUrl =
-    process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
-  const pg = await postgresDatabase(serverUrl);
-  await seedSynthetic(pg.database.db, { services: SERVICES, seed: 1 });
-  await pg.database.db
-    .insert(settings)
-    .values({ key: DEMO_SEED_KEY, value: 'synthetic' })
-    .onConflictDoNothing();
-  const url = (pg.database.db as unknown as { $client: { options: { connectionString: string } } })
-    .$client.options.connectionString;
-  await pg.database.close();
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-load-'));
-  const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: url });
-  const result = await search('PostgreSQL', server.base);
+// PGlite (seeded into a folder and closed, then the server process opens it), then PostgreSQL;
+// every acknowledged write is checked in the database after the server stops.
+for (const kind of args['no-pg'] ? ['PGlite'] : ['PGlite', 'PostgreSQL']) {
+  const data = await syntheticDatabase(
+    SERVICES,
+    'poruch-load',
+    kind === 'PostgreSQL'
+      ? (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres')
+      : undefined,
+  );
+  const server = await startServer(data.env);
+  const result = await search(kind, server.base);
   await server.stop();
-  const check = await openDatabase({ url, dataDir: '' });
+  const check = await data.open();
   const missing = await verifyAcknowledged(check.db, result.acknowledged);
   await check.close();
-  await report('PostgreSQL', result, missing);
-  await fs.rm(dataDir, { recursive: true, force: true });
-  await pg.drop();
+  await report(kind, result, missing);
+  await data.remove();
 }
 
 console.log(

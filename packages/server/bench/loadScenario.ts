@@ -73,11 +73,8 @@ function random(seed: number) {
   return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
-/**
- * Reads the catalogue through the API, builds the read mix, and registers `partners` partners
- * (HTTP, as a browser: session cookie and XSRF token). The server needs RATE_SIGNUP_PER_IP of at least `partners`.
- */
-export async function prepareWorld(base: string, partners = 5): Promise<LoadWorld> {
+/** The first 100 approved services of the catalogue, through the public API. */
+export async function publicServices(base: string) {
   const page = (await (await fetch(`${base}/api/v1/services?pageSize=100`)).json()) as {
     items: {
       id: string;
@@ -87,7 +84,15 @@ export async function prepareWorld(base: string, partners = 5): Promise<LoadWorl
       lng: number | null;
     }[];
   };
-  const items = page.items;
+  return page.items;
+}
+
+/**
+ * Reads the catalogue through the API, builds the read mix, and registers `partners` partners
+ * (HTTP, as a browser: session cookie and XSRF token). The server needs RATE_SIGNUP_PER_IP of at least `partners`.
+ */
+export async function prepareWorld(base: string, partners = 5): Promise<LoadWorld> {
+  const items = await publicServices(base);
   if (!items.length) throw new Error('load: no approved services to read');
   const located = items.filter((i) => i.lat !== null && i.lng !== null);
   const words = [...new Set(items.flatMap((s) => s.name.split(/\s+/)).filter((w) => w.length > 3))];

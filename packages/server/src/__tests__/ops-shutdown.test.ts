@@ -1,82 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/index.js';
 import { accounts, mailOutbox, services } from '../db/schema.js';
 import { hashPassword } from '../lib/passwords.js';
+import { startChildServer, throwawayPostgres, type ChildServer } from './helpers/child.js';
 import { TestClient } from './helpers/client.js';
 
-const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ADMIN_EMAIL = 'shutdown-admin@example.org';
 const ADMIN_PASSWORD = 'shutdown admin password';
 /** Each mail takes this long at the SMTP server, so a batch is in progress at any moment. */
 const SMTP_DELAY_MS = 120;
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-
-interface Child {
-  proc: ChildProcess;
-  url: string;
-  output: string[];
-  exited: Promise<number | null>;
-}
-
 /** `node --import tsx src/main.ts`: the real server process, as `pnpm dev` runs it. */
-async function startServer(env: Record<string, string>): Promise<Child> {
-  const port = await freePort();
-  const output: string[] = [];
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVER_DIR,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? os.tmpdir(),
-      NODE_ENV: 'development',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'info',
-      TILE_URL: 'none',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  proc.stdout!.on('data', (d: Buffer) => output.push(d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
-  const exited = new Promise<number | null>((resolve) =>
-    proc.once('exit', (code) => resolve(code)),
-  );
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`server exited early:\n${output.join('')}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output.join('')}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { proc, url, output, exited };
-}
+const startServer = (env: Record<string, string>) =>
+  startChildServer({ NODE_ENV: 'development', LOG_LEVEL: 'info', ...env }, 90_000);
 
 interface Write {
   n: number;
@@ -131,7 +74,7 @@ describe('graceful shutdown', () => {
   let dbEnv: Record<string, string>;
   let dropDb = async () => {};
   let serviceId: string;
-  const children: Child[] = [];
+  const children: ChildServer[] = [];
 
   const openDb = () =>
     openDatabase(
@@ -164,20 +107,9 @@ describe('graceful shutdown', () => {
     dbEnv = {};
     const serverUrl = process.env.TEST_DATABASE_URL;
     if (process.env.PORUCH_TEST_DB === 'postgres' && serverUrl) {
-      const name = `poruch_test_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(serverUrl);
-      url.pathname = `/${name}`;
-      dbEnv.DATABASE_URL = url.toString();
-      dropDb = async () => {
-        const c = new pg.Client({ connectionString: serverUrl });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
-      };
+      const throwaway = await throwawayPostgres(serverUrl, 'poruch_test');
+      dbEnv.DATABASE_URL = throwaway.url;
+      dropDb = throwaway.drop;
     }
 
     // An administrator (who gets a mail per report) and an approved service to report.
@@ -198,7 +130,7 @@ describe('graceful shutdown', () => {
   });
 
   afterAll(async () => {
-    for (const c of children) if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
+    for (const c of children) await c.kill('SIGKILL');
     await new Promise<void>((resolve) => smtp?.close(() => resolve()));
     await dropDb();
     await fs.rm(dataDir, { recursive: true, force: true });
@@ -232,19 +164,19 @@ describe('graceful shutdown', () => {
     // Run until writes are acknowledged and the outbox worker is delivering.
     const deadline = Date.now() + 60_000;
     while (writes.filter((w) => w.status === 201).length < 60 || smtpIds.length < 3) {
-      if (Date.now() > deadline) throw new Error(`no progress:\n${first.output.join('')}`);
+      if (Date.now() > deadline) throw new Error(`no progress:\n${first.output()}`);
       await new Promise((r) => setTimeout(r, 20));
     }
     const sentAtTerm = smtpIds.length;
     const termAt = Date.now();
-    first.proc.kill('SIGTERM');
+    void first.kill('SIGTERM');
     const code = await Promise.race([
       first.exited,
       new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 30_000)),
     ]);
     stop = true;
     await Promise.all(writers);
-    const log = first.output.join('');
+    const log = first.output();
     expect(code, log).toBe(0);
     expect(log).toContain('"msg":"shut down"');
 
@@ -311,7 +243,7 @@ describe('graceful shutdown', () => {
     // One mail per report to the one administrator: what was not sent is still queued.
     expect(queued + smtpIds.length).toBe(acked.length);
 
-    second.proc.kill('SIGTERM');
+    await second.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   }, 240_000);
 });

@@ -21,6 +21,8 @@ export interface ChildServer {
   url: string;
   pid: number;
   output(): string;
+  /** The exit code once the process has exited (null when a signal ended it). */
+  exited: Promise<number | null>;
   /** Sends the signal and waits for the process to exit. */
   kill(signal: NodeJS.Signals): Promise<void>;
 }
@@ -56,7 +58,9 @@ export async function startChildServer(
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -78,6 +82,7 @@ export async function startChildServer(
     url,
     pid: child.pid!,
     output: () => output,
+    exited,
     kill: async (signal) => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill(signal);
