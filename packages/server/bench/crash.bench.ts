@@ -13,26 +13,15 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { throwawayPostgres } from '../src/__tests__/helpers/child.js';
 import { runCrashWorkload, type CrashWorkloadResult } from '../src/__tests__/helpers/durability.js';
+import { benchArgs } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    writes: { type: 'string' },
-    kills: { type: 'string' },
-    lanes: { type: 'string' },
-    quick: { type: 'boolean', default: false },
-    pg: {
-      type: 'string',
-      default:
-        process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres',
-    },
-    'no-pg': { type: 'boolean', default: false },
-    'no-pglite': { type: 'boolean', default: false },
-  },
-  // Options of other benchmarks (`pnpm bench -- --services 1000`) are not ours.
-  strict: false,
+const args = benchArgs({
+  writes: { type: 'string' },
+  kills: { type: 'string' },
+  lanes: { type: 'string' },
+  'no-pglite': { type: 'boolean', default: false },
 });
 const WRITES = Number(args.writes ?? (args.quick ? 300 : 3000));
 const KILLS = Number(args.kills ?? (args.quick ? 1 : 5));

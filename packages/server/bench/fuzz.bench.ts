@@ -10,23 +10,12 @@
  * docs/security.md § Fuzzing.
  */
 import { spawn } from 'node:child_process';
-import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../src/paths.js';
+import { benchArgs } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    runs: { type: 'string' },
-    seed: { type: 'string' },
-    quick: { type: 'boolean', default: false },
-    pg: {
-      type: 'string',
-      default:
-        process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres',
-    },
-    'no-pg': { type: 'boolean', default: false },
-  },
-  // Options of other benchmarks are not ours.
-  strict: false,
+const args = benchArgs({
+  runs: { type: 'string' },
+  seed: { type: 'string' },
 });
 const RUNS = String(args.runs ?? (args.quick ? 10_000 : 100_000));
 const SEED = String(args.seed ?? (args.quick ? 20_261_123 : Math.floor(Math.random() * 2 ** 31)));

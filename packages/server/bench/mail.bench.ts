@@ -15,7 +15,6 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { buildApp } from '../src/app.js';
@@ -24,21 +23,11 @@ import { accounts } from '../src/db/schema.js';
 import { loadEnv } from '../src/env.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { TestClient } from '../src/__tests__/helpers/client.js';
-import { postgresDatabase } from './common.js';
+import { benchArgs, postgresDatabase } from './common.js';
 
-const { values: args } = parseArgs({
-  strict: false,
-  options: {
-    recipients: { type: 'string' },
-    rate: { type: 'string' },
-    quick: { type: 'boolean', default: false },
-    pg: {
-      type: 'string',
-      default:
-        process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres',
-    },
-    'no-pg': { type: 'boolean', default: false },
-  },
+const args = benchArgs({
+  recipients: { type: 'string' },
+  rate: { type: 'string' },
 });
 const RECIPIENTS = Number(args.recipients ?? 10_000);
 // --quick: the same 10,000-recipient campaign, delivered as fast as one worker goes.

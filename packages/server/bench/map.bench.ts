@@ -11,27 +11,17 @@
  * ceiling) against the same server. Prints a Markdown table for docs/performance.md.
  */
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { openDatabase, type Database } from '../src/db/index.js';
 import { MapIndex, readServices, readVersion, toFeature } from '../src/map/index.js';
 import { Random } from '../src/seed/random.js';
 import { seedSynthetic } from '../src/seed/synthetic.js';
-import { cannon, pct, postgresDatabase, serveApp } from './common.js';
+import { benchArgs, cannon, pct, postgresDatabase, serveApp } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    services: { type: 'string' },
-    vacancies: { type: 'string', default: '0' },
-    requests: { type: 'string' },
-    duration: { type: 'string' },
-    quick: { type: 'boolean', default: false },
-    pg: {
-      type: 'string',
-      default:
-        process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres',
-    },
-    'no-pg': { type: 'boolean', default: false },
-  },
+const args = benchArgs({
+  services: { type: 'string' },
+  vacancies: { type: 'string', default: '0' },
+  requests: { type: 'string' },
+  duration: { type: 'string' },
 });
 // --quick: a CI-sized run (10k services, 100 requests per zoom, 3 s per autocannon run).
 const SERVICES = Number(args.services ?? (args.quick ? 10_000 : 100_000));
