@@ -24,7 +24,7 @@ export {
 } from './cache.js';
 export { editDistance } from './editDistance.js';
 export { queryTokens, searchKey, transliterate } from './normalize.js';
-export { buildTextQuery, findCorrections, type TextQuery } from './searchQuery.js';
+export { buildTextQuery, lookupWords, type TextQuery } from './searchQuery.js';
 
 /** A vacancy in search results, with its service's id, name, country and category. */
 export interface VacancyHit extends Vacancy {
@@ -94,7 +94,15 @@ export async function searchServicesJson(db: Db, query: ServiceSearchQuery): Pro
 
 async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promise<ServicePage> {
   const { page, pageSize, near, bbox } = query;
-  const tq = await buildTextQuery(db, query.q);
+  // Over all approved services, the document counts of the query's word bound its matches.
+  const unfiltered =
+    !query.country &&
+    query.category === 'all' &&
+    !query.online &&
+    !query.hasVacancy &&
+    !bbox &&
+    !(near && query.radiusKm !== undefined);
+  const tq = await buildTextQuery(db, query.q, { countMatches: unfiltered });
   // The filters; a text query adds its match (`where`), which the name tiers of the ranking
   // replace with a match on the name (see rankedPage).
   const filters: (SQL | undefined)[] = [
@@ -134,6 +142,7 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
       table: services,
       filtered,
       where,
+      doc: serviceDoc,
       nameDoc: sql`${services}.name_doc`,
       tq,
       rank,
@@ -156,6 +165,7 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
       where,
       orderBy,
       cap: tq ? TOTAL_CAP : undefined,
+      atLeast: tq?.atLeast,
       page,
       pageSize,
       rows: (p) => sql`SELECT ${summarySelect}, ${distanceCol} AS "distanceKm", p.ord
@@ -233,6 +243,7 @@ async function searchVacanciesUncached(db: Db, query: VacancySearchQuery): Promi
         table: vacancies,
         filtered,
         where,
+        doc: vacancyDoc,
         nameDoc: sql`${vacancies}.name_doc`,
         tq,
         rank: rankExpression(vacancyDoc, tq),
@@ -330,6 +341,8 @@ interface PlainOptions {
   orderBy: SQL[];
   /** Count at most this many matches (else exactly). */
   cap: number | undefined;
+  /** The matches are known to be at least this many (no count when more than `cap`). */
+  atLeast?: number;
   page: number;
   pageSize: number;
   /** The page's rows from `p` (the ids in page order, with `ord`). */
@@ -345,7 +358,9 @@ async function plainPage<R>(db: Db, o: PlainOptions): Promise<{ rows: R[]; count
   const count =
     o.cap === undefined
       ? sql`SELECT count(*)::int AS n FROM ${t} WHERE ${o.where}`
-      : sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${t} WHERE ${o.where}
+      : (o.atLeast ?? 0) > o.cap
+        ? sql`SELECT ${o.cap + 1}::int AS n`
+        : sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${t} WHERE ${o.where}
              LIMIT ${o.cap + 1}) t`;
   return pageRows<R>(
     db,
@@ -366,6 +381,8 @@ interface RankedOptions {
   filtered: SQL;
   /** The filters and the text match. */
   where: SQL;
+  /** The search document. */
+  doc: SQL;
   nameDoc: SQL;
   tq: TextQuery;
   rank: SQL;
@@ -385,40 +402,43 @@ export const RANK_LIMIT = 300;
 /**
  * The page of a relevance-sorted text query, ranking a bounded set of candidates instead of
  * every match (a frequent word matches 40% of the catalogue; ranking and counting all of them
- * cost 50-350 ms at 100k), in one statement with the count and the page's rows. The
- * candidates, each tier at most `rankLimit` rows found through a GIN index: (1) any match; then,
- * only when there are more matches than that (else tier 1 holds every match), (2) every query
- * word whole in the name and (3) every word matched (prefix or correction) in the name. A name
- * match ranks first anyway (weight A), so the top of the ranking is the same as over all matches
- * unless more than `rankLimit` names match, and then the rows ranked are a sample of equally good
- * name matches. The name tiers test the name only: a name that matches makes the document match
- * (the name's words are the document's A words). The total is tier 1's when it holds every
- * match, else the matches counted (ids only, no ranking) up to `cap`, which is exact below it.
+ * cost 50-350 ms at 100k), in one statement with the count and the page's rows.
+ *
+ * One scan reads the matches (id, document, sort columns) up to `cap` + 1, which is the count;
+ * when the document counts of the query's word show more matches than `cap` (`tq.atLeast`) it
+ * stops at the candidates instead and the count is not made. The candidates, each tier at most
+ * `rankLimit` rows: (1) the first matches of that scan, ranked from the documents it copied;
+ * then, only when there are more matches than that (else tier 1 holds every match), (2) every
+ * query word whole in the name and (3) every word matched (prefix or correction) in the name,
+ * found through the name's GIN index. A name match ranks first anyway (weight A), so the top of
+ * the ranking is the same as over all matches unless more than `rankLimit` names match, and then
+ * the rows ranked are a sample of equally good name matches. The name tiers test the name only:
+ * a name that matches makes the document match (the name's words are the document's A words).
  */
 async function rankedPage<R>(db: Db, o: RankedOptions): Promise<{ rows: R[]; count: Count }> {
   const offset = (o.page - 1) * o.pageSize;
   const rankLimit = Math.max(RANK_LIMIT, offset + o.pageSize);
   const cap = Math.max(TOTAL_CAP, offset + o.pageSize);
+  const known = (o.tq.atLeast ?? 0) > cap;
   const t = o.table;
   const exactAll = o.tq.tokens.join(' & ');
-  // Each tier ranks the rows it reads (no second visit); UNION drops the rows found twice.
+  // Each name tier ranks the rows it reads (no second visit); UNION drops the rows found twice.
   const cols = sql`${t.id} AS id, ${o.rank} AS rank, ${t.createdAt} AS created_at,
     ${o.distance} AS distance_km`;
-  // A one-time filter: the name tiers and the count run only when tier 1 was cut off.
-  const more = sql`(SELECT n FROM ranked) > ${rankLimit}`;
+  // A one-time filter: the name tiers run only when tier 1 was cut off.
+  const more = sql`(SELECT n FROM matched) > ${rankLimit}`;
   return pageRows<R>(
     db,
-    sql`WITH any_match AS MATERIALIZED (
-      SELECT ${cols} FROM ${t} WHERE ${o.where} LIMIT ${rankLimit + 1}
-    ), ranked AS MATERIALIZED (
-      SELECT count(*)::int AS n FROM any_match
+    sql`WITH hits AS MATERIALIZED (
+      SELECT ${t.id} AS id, ${o.doc} AS doc, ${t.createdAt} AS created_at,
+        ${o.distance} AS distance_km
+      FROM ${t} WHERE ${o.where} LIMIT ${known ? rankLimit + 1 : cap + 1}
     ), matched AS MATERIALIZED (
-      SELECT CASE WHEN ${more}
-        THEN (SELECT count(*)::int FROM (SELECT 1 FROM ${t} WHERE ${o.where} LIMIT ${cap + 1}) c)
-        ELSE (SELECT n FROM ranked) END AS n
+      ${known ? sql`SELECT ${cap + 1}::int AS n` : sql`SELECT count(*)::int AS n FROM hits`}
     ), p AS MATERIALIZED (
       SELECT x.*, row_number() OVER () AS ord FROM (
-        SELECT * FROM any_match
+        (SELECT h.id, ${rankExpression(sql`h.doc`, o.tq)} AS rank, h.created_at, h.distance_km
+           FROM (SELECT * FROM hits LIMIT ${rankLimit}) h)
         UNION
         (SELECT ${cols} FROM ${t} WHERE ${more} AND ${o.filtered}
            AND ${o.nameDoc} @@ to_tsquery('simple', ${exactAll}) LIMIT ${rankLimit})

@@ -85,39 +85,76 @@ const MAX_CORRECTIONS = 6;
 /** Trigram candidates looked at per query word before the edit-distance check. */
 const MAX_CANDIDATES = 60;
 
+/** What the word lookup found for the words of a query. */
+export interface WordLookup {
+  /** Stored words within the allowed edit distance of each query word. */
+  corrections: Map<string, string[]>;
+  /**
+   * For each query word asked for in `counted`: the most approved services any one word it
+   * matches is in (the word itself, a word it starts, or a correction), from the document
+   * counts of `search_words` (migration 0010). The services the query word matches are at
+   * least this many.
+   */
+  atLeast: Map<string, number>;
+}
+
 /**
  * Stored words within the allowed edit distance of each query word: pg_trgm finds candidates
  * in `search_words` through its trigram index, and transpositions are looked up exactly; then
- * the distance is checked here, on the plain and on the compact form (see `compactKey`). The
- * lookup is one statement, `poruch_similar_words` (migration 0009), which sets the similarity
- * threshold for itself only.
+ * the distance is checked here, on the plain and on the compact form (see `compactKey`). With
+ * `counted`, also the document counts of the words those query words match (see
+ * `WordLookup.atLeast`). One statement, `poruch_query_words` (migration 0010), which sets the
+ * similarity threshold for itself only; none when no word can have a typo and none is counted.
  */
-export async function findCorrections(db: Db, tokens: string[]): Promise<Map<string, string[]>> {
+export async function lookupWords(
+  db: Db,
+  tokens: string[],
+  counted: string[] = [],
+): Promise<WordLookup> {
   const wanted = tokens
     .map((t) => ({ t, k: allowedEdits(t) }))
     .filter((w) => w.k > 0)
     .map((w) => ({ ...w, th: trigramFloor(w.t, w.k) }));
-  const result = new Map<string, string[]>();
-  if (!wanted.length) return result;
-  const threshold = Math.min(...wanted.map((w) => w.th));
+  const corrections = new Map<string, string[]>();
+  const atLeast = new Map<string, number>();
+  if (!wanted.length && !counted.length) return { corrections, atLeast };
+  const threshold = Math.min(1, ...wanted.map((w) => w.th));
   const swaps = wanted.flatMap(({ t }) => transpositions(t).map((v) => ({ t, v })));
-  // One statement: the function sets the trigram threshold for itself (migration 0009).
   const res = await db.execute(sql`
-    SELECT token, word, sim FROM poruch_similar_words(${JSON.stringify(wanted)}::json,
-      ${JSON.stringify(swaps)}::json, ${threshold}::float8, ${MAX_CANDIDATES}::int)`);
-  const rows = (res as unknown as { rows: { token: string; word: string; sim: number }[] }).rows;
+    SELECT token, word, sim, docs FROM poruch_query_words(${JSON.stringify(wanted)}::json,
+      ${JSON.stringify(swaps)}::json, ${threshold}::float8, ${MAX_CANDIDATES}::int,
+      ${JSON.stringify(counted)}::json)`);
+  const rows = (
+    res as unknown as {
+      rows: { token: string; word: string | null; sim: number | null; docs: number }[];
+    }
+  ).rows;
+  for (const r of rows) {
+    if (r.word === null) atLeast.set(r.token, Math.max(atLeast.get(r.token) ?? 0, r.docs));
+  }
   for (const { t, k } of wanted) {
     const seen = new Set<string>();
     const found = rows
-      .filter((r) => r.token === t && !seen.has(r.word) && seen.add(r.word))
-      .map((r) => ({ word: r.word, sim: Number(r.sim), d: typoDistance(t, r.word, k) }))
+      .filter((r) => r.token === t && r.word !== null && !seen.has(r.word) && seen.add(r.word))
+      .map((r) => ({
+        word: r.word!,
+        sim: Number(r.sim),
+        docs: r.docs,
+        d: typoDistance(t, r.word!, k),
+      }))
       .filter((c) => c.d <= k)
       .sort((a, b) => a.d - b.d || b.sim - a.sim)
-      .slice(0, MAX_CORRECTIONS)
-      .map((c) => c.word);
-    if (found.length) result.set(t, found);
+      .slice(0, MAX_CORRECTIONS);
+    if (found.length)
+      corrections.set(
+        t,
+        found.map((c) => c.word),
+      );
+    if (atLeast.has(t)) {
+      atLeast.set(t, Math.max(atLeast.get(t)!, ...found.map((c) => c.docs)));
+    }
   }
-  return result;
+  return { corrections, atLeast };
 }
 
 /** The text-search queries of one user query (`to_tsquery('simple', …)` syntax). */
@@ -131,17 +168,29 @@ export interface TextQuery {
   /** Any word as a prefix: ranks prefix hits above corrections. */
   prefix: string;
   corrections: Map<string, string[]>;
+  /**
+   * With `countMatches` and one query word: the approved services matching `match` are at
+   * least this many (see `WordLookup.atLeast`), so a count capped below it need not be made.
+   */
+  atLeast?: number;
 }
 
 /**
  * Turns what the user typed into text-search queries: normalised, transliterated words; each
  * matches itself, any word it starts (results as you type) and stored words within the allowed
  * typo distance; all words must match. Null when the query has no searchable word.
+ * `countMatches`: also look up `TextQuery.atLeast` (for a query over all approved services, no
+ * other filter; one word only, since words together can match fewer than each alone).
  */
-export async function buildTextQuery(db: Db, q: string | undefined): Promise<TextQuery | null> {
+export async function buildTextQuery(
+  db: Db,
+  q: string | undefined,
+  options: { countMatches?: boolean } = {},
+): Promise<TextQuery | null> {
   const tokens = q ? queryTokens(q) : [];
   if (!tokens.length) return null;
-  const corrections = await findCorrections(db, tokens);
+  const counted = options.countMatches && tokens.length === 1 ? tokens : [];
+  const { corrections, atLeast } = await lookupWords(db, tokens, counted);
   const match = tokens
     .map((t) => `(${[`${t}:*`, ...(corrections.get(t) ?? [])].join(' | ')})`)
     .join(' & ');
@@ -151,6 +200,7 @@ export async function buildTextQuery(db: Db, q: string | undefined): Promise<Tex
     exact: tokens.join(' | '),
     prefix: tokens.map((t) => `${t}:*`).join(' | '),
     corrections,
+    ...(counted.length ? { atLeast: atLeast.get(tokens[0]!) ?? 0 } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { CATEGORY_KEYS } from '@poruch/core';
 import type { Database } from '../../db/index.js';
 import { services, vacancies } from '../../db/schema.js';
 import { freshDatabase } from '../../__tests__/helpers/server.js';
+import { miscountedWords } from '../../search/__tests__/wordCounts.js';
 import { seedSynthetic, type SyntheticProgress } from '../synthetic.js';
 
 describe('seedSynthetic', () => {
@@ -53,6 +54,8 @@ describe('seedSynthetic', () => {
         WHERE length(w) BETWEEN 3 AND 40 AND w !~ '^[0-9]+$'
           AND NOT EXISTS (SELECT 1 FROM search_words sw WHERE sw.word = d.w)`),
     ).toBe(0);
+    // Its document counts are the approved services' (migration 0010).
+    expect(await miscountedWords(database.db)).toEqual([]);
     // The GIN indexes dropped for the load are back.
     expect(
       await rows(sql`SELECT count(*)::int AS n FROM pg_indexes

@@ -1,0 +1,121 @@
+import { serviceSearchQuerySchema, type ServiceSearchQuery } from '@poruch/core';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/index.js';
+import { freshDatabase } from '../../__tests__/helpers/server.js';
+import { TOTAL_CAP, lookupWords, queryTokens, searchServices, setSearchCache } from '../index.js';
+import { miscountedWords } from './wordCounts.js';
+
+/**
+ * The document counts of search_words (migration 0010): exact after every kind of write, and
+ * what a one-word query over all approved services uses to say "1000+" without counting.
+ */
+let database: Database;
+let drop: () => Promise<void>;
+const run = (q: ReturnType<typeof sql>) => database.db.execute(q);
+
+beforeAll(async () => {
+  ({ database, drop } = await freshDatabase());
+  setSearchCache(false);
+});
+afterAll(async () => {
+  setSearchCache(true);
+  await database?.close();
+  await drop?.();
+});
+
+const search = (query: Record<string, string | number>) =>
+  searchServices(database.db, serviceSearchQuerySchema.parse(query) as ServiceSearchQuery);
+const token = (word: string) => queryTokens(word)[0]!;
+
+describe('search_words.services_n', () => {
+  it('stays exact through inserts, edits, approvals, declines, deletes and truncation', async () => {
+    await run(sql`INSERT INTO services (name, country_code, status, description_ua) VALUES
+      ('Перукарня «Чуб»', 'PL', 'approved', 'Стрижки, фарбування.'),
+      ('Перукарня Коса', 'DE', 'approved', 'Стрижки.'),
+      ('Перукарня на Вокзальній', 'PL', 'pending', 'Стрижки і гоління.'),
+      ('Кав''ярня Львів', 'CZ', 'approved', 'Кава, випічка.')`);
+    expect(await miscountedWords(database.db)).toEqual([]);
+    const count = async (word: string) => {
+      const res = await run(
+        sql`SELECT services_n AS n FROM search_words WHERE word = ${token(word)}`,
+      );
+      return (res as unknown as { rows: { n: number }[] }).rows[0]?.n;
+    };
+    expect(await count('перукарня')).toBe(2);
+    expect(await count('стрижки')).toBe(2);
+    expect(await count('гоління')).toBe(0); // collected, but only in a pending service
+
+    await run(
+      sql`INSERT INTO services (name, country_code, status) VALUES ('Перукарня Оля', 'AT', 'approved')`,
+    );
+    await run(sql`UPDATE services SET description_ua = 'Манікюр.' WHERE name = 'Перукарня Коса'`);
+    await run(sql`UPDATE services SET status = 'approved' WHERE name = 'Перукарня на Вокзальній'`);
+    await run(sql`UPDATE services SET status = 'declined', decline_reason = 'Дубль'
+      WHERE name = 'Кав''ярня Львів'`);
+    expect(await miscountedWords(database.db)).toEqual([]);
+    expect(await count('перукарня')).toBe(4);
+    expect(await count('стрижки')).toBe(2);
+    expect(await count('гоління')).toBe(1);
+    expect(await count('манікюр')).toBe(1);
+    expect(await count('кава')).toBe(0);
+
+    // An update that changes neither the document nor the approval changes no count.
+    await run(sql`UPDATE services SET used_count = used_count + 1, show_on_map = false`);
+    expect(await miscountedWords(database.db)).toEqual([]);
+
+    await run(sql`DELETE FROM services WHERE name LIKE 'Перукарня%Ч%' OR name = 'Перукарня Оля'`);
+    expect(await miscountedWords(database.db)).toEqual([]);
+    expect(await count('перукарня')).toBe(2);
+
+    await run(sql`TRUNCATE services CASCADE`);
+    expect(await count('перукарня')).toBe(0);
+    expect(await miscountedWords(database.db)).toEqual([]);
+  });
+
+  it('bounds the matches of a query word: itself, the words it starts, its corrections', async () => {
+    await run(sql`INSERT INTO services (name, country_code, status)
+      SELECT 'Фотостудія ' || i, 'PL', 'approved' FROM generate_series(1, 7) AS i`);
+    await run(sql`INSERT INTO services (name, country_code, status)
+      SELECT 'Фотограф ' || i, 'PL', 'approved' FROM generate_series(1, 3) AS i`);
+    const bound = async (word: string) =>
+      (await lookupWords(database.db, [token(word)], [token(word)])).atLeast.get(token(word));
+    expect(await bound('фотостудія')).toBe(7); // the word itself
+    expect(await bound('фото')).toBe(7); // the most frequent word it starts
+    expect(await bound('фотограф')).toBe(3);
+    expect(await bound('фотостуді')).toBe(7);
+    expect(await bound('фотостудйя')).toBe(7); // a correction (a transposition)
+    expect(await bound('щось')).toBe(0);
+    // Without asking, no bound and, for a short word, no statement at all.
+    expect((await lookupWords(database.db, ['abc'])).atLeast.size).toBe(0);
+  });
+
+  it('says "1000+" without counting only while more than the cap are approved', async () => {
+    await run(sql`INSERT INTO services (name, country_code, status, created_at)
+      SELECT 'Ательє ' || i, 'PL', 'approved', now() - make_interval(mins => i)
+        FROM generate_series(1, ${TOTAL_CAP + 1}) AS i`);
+    let page = await search({ q: 'ательє' });
+    expect(page).toMatchObject({ total: TOTAL_CAP, totalIsEstimate: true });
+    expect(page.items).toHaveLength(20);
+    expect((await search({ q: 'ательє', sort: 'newest' })).totalIsEstimate).toBe(true);
+
+    // One fewer approved: the count drops to the cap, so the matches are counted, exactly.
+    await run(sql`UPDATE services SET status = 'pending' WHERE name = 'Ательє 1'`);
+    page = await search({ q: 'ательє' });
+    expect(page.total).toBe(TOTAL_CAP);
+    expect(page.totalIsEstimate).toBeUndefined();
+    page = await search({ q: 'ательє', sort: 'newest' });
+    expect(page.total).toBe(TOTAL_CAP);
+    expect(page.totalIsEstimate).toBeUndefined();
+    expect(page.items[0]!.name).toBe('Ательє 2');
+
+    // A filter makes the bound meaningless: with the cap's worth of matches back, a country
+    // that has a few of them is counted exactly.
+    await run(sql`UPDATE services SET status = 'approved' WHERE name = 'Ательє 1'`);
+    await run(sql`UPDATE services SET country_code = 'DE' WHERE name IN ('Ательє 5', 'Ательє 6')`);
+    page = await search({ q: 'ательє', country: 'DE' });
+    expect(page.total).toBe(2);
+    expect(page.items.map((i) => i.name).sort()).toEqual(['Ательє 5', 'Ательє 6']);
+    expect(await miscountedWords(database.db)).toEqual([]);
+  });
+});
