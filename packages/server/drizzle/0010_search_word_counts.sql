@@ -95,8 +95,9 @@ DROP FUNCTION poruch_similar_words(json, json, float8, int);
 -- wanted: [{t, k, th}] query words, allowed edits, their trigram floor; swaps: [{t, v}] words one
 -- transposition away, looked up exactly; prefixes: query words whose largest count is wanted.
 -- Returns (token, word, sim, docs): typo candidates with their counts (the caller checks the
--- edit distance), and per prefix one row with a NULL word and the largest count of the words it
--- starts. Sets the trigram threshold for itself only (outside a transaction block the
+-- edit distance), per prefix one row with a NULL word and the largest count of the words it
+-- starts, and with prefixes one row with a NULL token and the planner's estimate of the number
+-- of services (pg_class.reltuples; 0 before the first ANALYZE). Sets the trigram threshold for itself only (outside a transaction block the
 -- statement is its own transaction).
 CREATE OR REPLACE FUNCTION poruch_query_words(
   wanted json, swaps json, threshold float8, max_candidates int, prefixes json
@@ -124,5 +125,21 @@ BEGIN
     SELECT p.t, NULL::text, NULL::float8,
            (SELECT coalesce(max(w.services_n), 0) FROM search_words w
              WHERE w.word ~>=~ p.t AND w.word ~<=~ (p.t || chr(1114111)))
-      FROM json_array_elements_text(prefixes) AS p(t);
+      FROM json_array_elements_text(prefixes) AS p(t)
+    UNION ALL
+    SELECT NULL::text, NULL::text, NULL::float8, greatest(c.reltuples, 0)::int
+      FROM pg_class c WHERE c.oid = 'services'::regclass AND json_array_length(prefixes) > 0;
 END $$;
+--> statement-breakpoint
+-- The first `n` matches of a text query over all approved services, read through the GIN index
+-- of the documents (src/search/index.ts, rankedPage: used for a word in few services). The
+-- planner often estimates a word's or a prefix's matches 2 to 4 times too high and would read
+-- the table in order until n rows match; the function's own setting rules that plan out, for
+-- its statement only.
+CREATE OR REPLACE FUNCTION poruch_first_service_matches(q tsquery, n int)
+RETURNS TABLE (id uuid, doc tsvector, created_at timestamptz, lat float8, lng float8)
+LANGUAGE sql STABLE SET enable_seqscan = off AS $$
+  SELECT s.id, s.search_doc, s.created_at, s.lat, s.lng FROM services s
+   WHERE s.search_doc @@ q AND s.status = 'approved'
+   LIMIT n
+$$;

@@ -96,6 +96,8 @@ export interface WordLookup {
    * least this many.
    */
   atLeast: Map<string, number>;
+  /** With `counted`: about how many services there are (the planner's estimate; 0: unknown). */
+  services: number;
 }
 
 /**
@@ -117,7 +119,8 @@ export async function lookupWords(
     .map((w) => ({ ...w, th: trigramFloor(w.t, w.k) }));
   const corrections = new Map<string, string[]>();
   const atLeast = new Map<string, number>();
-  if (!wanted.length && !counted.length) return { corrections, atLeast };
+  let services = 0;
+  if (!wanted.length && !counted.length) return { corrections, atLeast, services };
   const threshold = Math.min(1, ...wanted.map((w) => w.th));
   const swaps = wanted.flatMap(({ t }) => transpositions(t).map((v) => ({ t, v })));
   const res = await db.execute(sql`
@@ -126,11 +129,12 @@ export async function lookupWords(
       ${JSON.stringify(counted)}::json)`);
   const rows = (
     res as unknown as {
-      rows: { token: string; word: string | null; sim: number | null; docs: number }[];
+      rows: { token: string | null; word: string | null; sim: number | null; docs: number }[];
     }
   ).rows;
   for (const r of rows) {
-    if (r.word === null) atLeast.set(r.token, Math.max(atLeast.get(r.token) ?? 0, r.docs));
+    if (r.token === null) services = r.docs;
+    else if (r.word === null) atLeast.set(r.token, Math.max(atLeast.get(r.token) ?? 0, r.docs));
   }
   for (const { t, k } of wanted) {
     const seen = new Set<string>();
@@ -154,7 +158,7 @@ export async function lookupWords(
       atLeast.set(t, Math.max(atLeast.get(t)!, ...found.map((c) => c.docs)));
     }
   }
-  return { corrections, atLeast };
+  return { corrections, atLeast, services };
 }
 
 /** The text-search queries of one user query (`to_tsquery('simple', …)` syntax). */
@@ -173,6 +177,8 @@ export interface TextQuery {
    * least this many (see `WordLookup.atLeast`), so a count capped below it need not be made.
    */
   atLeast?: number;
+  /** With `atLeast`: the share of all services it is (0 when the number of services is unknown). */
+  share?: number;
 }
 
 /**
@@ -190,7 +196,8 @@ export async function buildTextQuery(
   const tokens = q ? queryTokens(q) : [];
   if (!tokens.length) return null;
   const counted = options.countMatches && tokens.length === 1 ? tokens : [];
-  const { corrections, atLeast } = await lookupWords(db, tokens, counted);
+  const { corrections, atLeast, services } = await lookupWords(db, tokens, counted);
+  const bound = atLeast.get(tokens[0]!) ?? 0;
   const match = tokens
     .map((t) => `(${[`${t}:*`, ...(corrections.get(t) ?? [])].join(' | ')})`)
     .join(' & ');
@@ -200,7 +207,9 @@ export async function buildTextQuery(
     exact: tokens.join(' | '),
     prefix: tokens.map((t) => `${t}:*`).join(' | '),
     corrections,
-    ...(counted.length ? { atLeast: atLeast.get(tokens[0]!) ?? 0 } : {}),
+    ...(counted.length
+      ? { atLeast: bound, share: services > 0 ? Math.min(1, bound / services) : 0 }
+      : {}),
   };
 }
 

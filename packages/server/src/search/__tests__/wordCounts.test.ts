@@ -1,6 +1,7 @@
 import { serviceSearchQuerySchema, type ServiceSearchQuery } from '@poruch/core';
-import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql, type SQL } from 'drizzle-orm';
+import type { PgDialect } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/index.js';
 import { freshDatabase } from '../../__tests__/helpers/server.js';
 import { TOTAL_CAP, lookupWords, queryTokens, searchServices, setSearchCache } from '../index.js';
@@ -117,5 +118,45 @@ describe('search_words.services_n', () => {
     expect(page.total).toBe(2);
     expect(page.items.map((i) => i.name).sort()).toEqual(['Ательє 5', 'Ательє 6']);
     expect(await miscountedWords(database.db)).toEqual([]);
+  });
+
+  it('reads the candidates of a word in few services through the index, same results', async () => {
+    // 20,000 other services (written in bulk mode: no documents, no counts), then statistics:
+    // 1,003 matches are 5 % of the services, under INDEX_SHARE.
+    await run(sql`TRUNCATE services CASCADE`);
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT set_config('poruch.search_bulk', 'on', true)`);
+      await tx.execute(sql`INSERT INTO services (name, country_code, status)
+        SELECT 'Інше ' || i, 'PL', 'approved' FROM generate_series(1, 20000) AS i`);
+    });
+    await run(sql`INSERT INTO services (name, country_code, status, description_ua, created_at)
+      SELECT 'Майстерня ' || i, 'PL', 'approved', 'Ательє поруч.', now() - make_interval(mins => i)
+        FROM generate_series(1, ${TOTAL_CAP + 1}) AS i`);
+    await run(sql`INSERT INTO services (name, country_code, status, created_at, lat, lng) VALUES
+      ('Ательє «Голка»', 'PL', 'approved', now() - interval '30 days', 52.2297, 21.0122),
+      ('Ательє Нитка', 'PL', 'approved', now() - interval '31 days', 50.0647, 19.945)`);
+    await run(sql`ANALYZE services`);
+    const execute = vi.spyOn(database.db, 'execute');
+    try {
+      const page = await search({ q: 'ательє' });
+      expect(page).toMatchObject({ total: TOTAL_CAP, totalIsEstimate: true });
+      expect(page.items.slice(0, 2).map((i) => i.name)).toEqual(['Ательє «Голка»', 'Ательє Нитка']);
+      expect(page.items).toHaveLength(20);
+      expect(page.items.every((i) => /Ательє/.test(`${i.name} ${i.descriptionUa}`))).toBe(true);
+      // Near a point (no radius: still over all services), each with its distance.
+      const near = await search({ q: 'ательє', near: '52.2297,21.0122' });
+      expect(near.items.slice(0, 2).map((i) => [i.name, Math.round(i.distanceKm ?? -1)])).toEqual([
+        ['Ательє «Голка»', 0],
+        ['Ательє Нитка', 252],
+      ]);
+      const dialect = (database.db as unknown as { dialect: PgDialect }).dialect;
+      const statements = execute.mock.calls.map(([q]) => dialect.sqlToQuery(q as SQL).sql);
+      expect(statements.filter((q) => q.includes('poruch_first_service_matches('))).toHaveLength(2);
+    } finally {
+      execute.mockRestore();
+    }
+    // The function's planner setting ended with it.
+    const res = await run(sql`SELECT current_setting('enable_seqscan') AS v`);
+    expect((res as unknown as { rows: { v: string }[] }).rows[0]!.v).toBe('on');
   });
 });
