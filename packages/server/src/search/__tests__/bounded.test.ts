@@ -1,41 +1,33 @@
 import { serviceSearchQuerySchema, type ServiceSearchQuery } from '@poruch/core';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/index.js';
-import { freshDatabase } from '../../__tests__/helpers/server.js';
-import { TOTAL_CAP, searchServices, setSearchCache } from '../index.js';
+import { describe, expect, it } from 'vitest';
+import { TOTAL_CAP, searchServices } from '../index.js';
+import { searchTestDatabase } from './testDatabase.js';
 
 /**
  * More matches than the ranking reads (TOTAL_CAP): the total is capped and flagged, and the
  * services with the word in their name still come first, though they were written last (the
  * "any match" tier reads rows in physical order, so only the name tiers can find them).
  */
-let database: Database;
-let drop: () => Promise<void>;
 const MANY = TOTAL_CAP + 150;
-
-beforeAll(async () => {
-  ({ database, drop } = await freshDatabase());
-  setSearchCache(false);
-  await database.db.execute(sql`
-    INSERT INTO services (name, country_code, status, description_ua, created_at)
-    SELECT 'Майстерня ' || i, 'PL', 'approved', 'Фотостудія поруч, ремонт речей.',
-           now() - make_interval(mins => i)
-      FROM generate_series(1, ${MANY}) AS i`);
-  await database.db.execute(sql`
-    INSERT INTO services (name, country_code, status, description_ua, created_at) VALUES
-      ('Фотостудія «Кадр»', 'PL', 'approved', 'Портрети.', now() - interval '30 days'),
-      ('Фотостудія Світло', 'PL', 'approved', 'Фотосесії.', now() - interval '31 days'),
-      ('Фотостудія «Кадр» (закрита)', 'PL', 'declined', 'Портрети.', now())`);
-});
-afterAll(async () => {
-  setSearchCache(true);
-  await database?.close();
-  await drop?.();
+const t = searchTestDatabase({
+  cacheOff: true,
+  setup: async (db) => {
+    await db.execute(sql`
+      INSERT INTO services (name, country_code, status, description_ua, created_at)
+      SELECT 'Майстерня ' || i, 'PL', 'approved', 'Фотостудія поруч, ремонт речей.',
+             now() - make_interval(mins => i)
+        FROM generate_series(1, ${MANY}) AS i`);
+    await db.execute(sql`
+      INSERT INTO services (name, country_code, status, description_ua, created_at) VALUES
+        ('Фотостудія «Кадр»', 'PL', 'approved', 'Портрети.', now() - interval '30 days'),
+        ('Фотостудія Світло', 'PL', 'approved', 'Фотосесії.', now() - interval '31 days'),
+        ('Фотостудія «Кадр» (закрита)', 'PL', 'declined', 'Портрети.', now())`);
+  },
 });
 
 const search = (query: Record<string, string | number>) =>
-  searchServices(database.db, serviceSearchQuerySchema.parse(query) as ServiceSearchQuery);
+  searchServices(t.db, serviceSearchQuerySchema.parse(query) as ServiceSearchQuery);
 
 describe('a text query with more matches than the ranking reads', () => {
   it('caps the total, flags it, and still ranks the name matches first', async () => {

@@ -5,30 +5,23 @@ import {
   type ServiceSearchQuery,
 } from '@poruch/core';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/index.js';
+import { describe, expect, it } from 'vitest';
 import { services, vacancies } from '../../db/schema.js';
-import { freshDatabase } from '../../__tests__/helpers/server.js';
 import { searchServices, searchVacancies } from '../index.js';
 import { APPROVED, CATALOGUE, insertCatalogue } from './catalogue.js';
+import { searchTestDatabase } from './testDatabase.js';
 
-let database: Database;
-let drop: () => Promise<void>;
 let ids: Map<string, string>;
 let keyOf: Map<string, string>;
-
-beforeAll(async () => {
-  ({ database, drop } = await freshDatabase());
-  ids = await insertCatalogue(database.db);
-  keyOf = new Map([...ids].map(([k, id]) => [id, k]));
-});
-afterAll(async () => {
-  await database?.close();
-  await drop?.();
+const t = searchTestDatabase({
+  setup: async (db) => {
+    ids = await insertCatalogue(db);
+    keyOf = new Map([...ids].map(([k, id]) => [id, k]));
+  },
 });
 
 const search = (query: Record<string, string | number> = {}) =>
-  searchServices(database.db, serviceSearchQuerySchema.parse(query) as ServiceSearchQuery);
+  searchServices(t.db, serviceSearchQuerySchema.parse(query) as ServiceSearchQuery);
 const keys = (page: { items: { id: string }[] }) => page.items.map((i) => keyOf.get(i.id)!);
 const fixture = (key: string) => CATALOGUE.find((s) => s.key === key)!;
 
@@ -204,7 +197,7 @@ describe('searchServices: sorting', () => {
 
 describe('search documents follow every write (triggers)', () => {
   it('an edit re-indexes the service, a new word becomes correctable', async () => {
-    await database.db
+    await t.db
       .update(services)
       .set({ name: 'Квіткова крамниця «Мальва»', category: 'commerce' })
       .where(eq(services.id, ids.get('handyman')!));
@@ -217,12 +210,12 @@ describe('search documents follow every write (triggers)', () => {
   });
 
   it('a status change shows or hides the service', async () => {
-    await database.db
+    await t.db
       .update(services)
       .set({ status: 'approved' })
       .where(eq(services.id, ids.get('pending_salon')!));
     expect(keys(await search({ q: 'Тінь' }))).toEqual(['pending_salon']);
-    await database.db
+    await t.db
       .update(services)
       .set({ status: 'pending' })
       .where(eq(services.id, ids.get('pending_salon')!));
@@ -230,11 +223,11 @@ describe('search documents follow every write (triggers)', () => {
   });
 
   it("renaming a service re-indexes its vacancies' service name", async () => {
-    await database.db
+    await t.db
       .update(services)
       .set({ name: 'Автосервіс «Турбо»' })
       .where(eq(services.id, ids.get('auto')!));
-    const hits = await searchVacancies(database.db, {
+    const hits = await searchVacancies(t.db, {
       q: 'турбо',
       category: 'all',
       openOnly: true,
@@ -246,12 +239,12 @@ describe('search documents follow every write (triggers)', () => {
   });
 
   it('rows written with raw SQL are indexed too', async () => {
-    await database.db.execute(sql`
+    await t.db.execute(sql`
       INSERT INTO services (name, country_code, status, description_ua)
       VALUES ('Швейна майстерня «Голка»', 'FR', 'approved', 'Ремонт одягу.')`);
     const page = await search({ q: 'holka' });
     expect(page.items.map((i) => i.name)).toEqual(['Швейна майстерня «Голка»']);
-    const [row] = await database.db
+    const [row] = await t.db
       .select({ n: sql<number>`count(*)::int` })
       .from(vacancies)
       .where(sql`search_doc = ''::tsvector`);
@@ -264,7 +257,7 @@ describe('search cache', () => {
     const first = await search({ q: 'швейна' });
     expect(first.items.map((i) => i.name)).toContain('Швейна майстерня «Голка»');
     expect(await search({ q: 'швейна' })).toEqual(first);
-    await database.db.execute(sql`
+    await t.db.execute(sql`
       UPDATE services SET name = 'Швейна майстерня «Наперсток»' WHERE name = 'Швейна майстерня «Голка»'`);
     const after = await search({ q: 'швейна' });
     expect(after.items.map((i) => i.name)).toContain('Швейна майстерня «Наперсток»');

@@ -1,29 +1,22 @@
 import { vacancySearchQuerySchema, vacancySchema, type VacancySearchQuery } from '@poruch/core';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/index.js';
+import { describe, expect, it } from 'vitest';
 import { services } from '../../db/schema.js';
-import { freshDatabase } from '../../__tests__/helpers/server.js';
 import { searchVacancies } from '../index.js';
 import { CATALOGUE, VACANCIES, insertCatalogue } from './catalogue.js';
+import { searchTestDatabase } from './testDatabase.js';
 
-let database: Database;
-let drop: () => Promise<void>;
 let ids: Map<string, string>;
 let keyOf: Map<string, string>;
-
-beforeAll(async () => {
-  ({ database, drop } = await freshDatabase());
-  ids = await insertCatalogue(database.db);
-  keyOf = new Map([...ids].map(([k, id]) => [id, k]));
-});
-afterAll(async () => {
-  await database?.close();
-  await drop?.();
+const t = searchTestDatabase({
+  setup: async (db) => {
+    ids = await insertCatalogue(db);
+    keyOf = new Map([...ids].map(([k, id]) => [id, k]));
+  },
 });
 
 const search = (query: Record<string, string | number> = {}) =>
-  searchVacancies(database.db, vacancySearchQuerySchema.parse(query) as VacancySearchQuery);
+  searchVacancies(t.db, vacancySearchQuerySchema.parse(query) as VacancySearchQuery);
 const keys = (page: { items: { id: string }[] }) => page.items.map((i) => keyOf.get(i.id)!);
 /** Open vacancies of approved services, newest first (fixture order). */
 const OPEN = VACANCIES.filter((v) => v.isOpen !== false && v.service !== 'pending_salon');
@@ -121,7 +114,7 @@ describe('searchVacancies', () => {
   });
 
   it('hides vacancies when their service is declined', async () => {
-    await database.db
+    await t.db
       .update(services)
       .set({ status: 'declined' })
       .where(eq(services.id, ids.get('agency')!));

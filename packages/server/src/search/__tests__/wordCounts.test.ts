@@ -1,32 +1,20 @@
 import { serviceSearchQuerySchema, type ServiceSearchQuery } from '@poruch/core';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Database } from '../../db/index.js';
-import { freshDatabase } from '../../__tests__/helpers/server.js';
-import { TOTAL_CAP, lookupWords, queryTokens, searchServices, setSearchCache } from '../index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { TOTAL_CAP, lookupWords, queryTokens, searchServices } from '../index.js';
 import { miscountedWords } from './wordCounts.js';
+import { searchTestDatabase } from './testDatabase.js';
 
 /**
  * The document counts of search_words (migration 0010): exact after every kind of write, and
  * what a one-word query over all approved services uses to say "1000+" without counting.
  */
-let database: Database;
-let drop: () => Promise<void>;
-const run = (q: ReturnType<typeof sql>) => database.db.execute(q);
-
-beforeAll(async () => {
-  ({ database, drop } = await freshDatabase());
-  setSearchCache(false);
-});
-afterAll(async () => {
-  setSearchCache(true);
-  await database?.close();
-  await drop?.();
-});
+const t = searchTestDatabase({ cacheOff: true });
+const run = (q: ReturnType<typeof sql>) => t.db.execute(q);
 
 const search = (query: Record<string, string | number>) =>
-  searchServices(database.db, serviceSearchQuerySchema.parse(query) as ServiceSearchQuery);
+  searchServices(t.db, serviceSearchQuerySchema.parse(query) as ServiceSearchQuery);
 const token = (word: string) => queryTokens(word)[0]!;
 
 describe('search_words.services_n', () => {
@@ -36,7 +24,7 @@ describe('search_words.services_n', () => {
       ('Перукарня Коса', 'DE', 'approved', 'Стрижки.'),
       ('Перукарня на Вокзальній', 'PL', 'pending', 'Стрижки і гоління.'),
       ('Кав''ярня Львів', 'CZ', 'approved', 'Кава, випічка.')`);
-    expect(await miscountedWords(database.db)).toEqual([]);
+    expect(await miscountedWords(t.db)).toEqual([]);
     const count = async (word: string) => {
       const res = await run(
         sql`SELECT services_n AS n FROM search_words WHERE word = ${token(word)}`,
@@ -54,7 +42,7 @@ describe('search_words.services_n', () => {
     await run(sql`UPDATE services SET status = 'approved' WHERE name = 'Перукарня на Вокзальній'`);
     await run(sql`UPDATE services SET status = 'declined', decline_reason = 'Дубль'
       WHERE name = 'Кав''ярня Львів'`);
-    expect(await miscountedWords(database.db)).toEqual([]);
+    expect(await miscountedWords(t.db)).toEqual([]);
     expect(await count('перукарня')).toBe(4);
     expect(await count('стрижки')).toBe(2);
     expect(await count('гоління')).toBe(1);
@@ -63,15 +51,15 @@ describe('search_words.services_n', () => {
 
     // An update that changes neither the document nor the approval changes no count.
     await run(sql`UPDATE services SET used_count = used_count + 1, show_on_map = false`);
-    expect(await miscountedWords(database.db)).toEqual([]);
+    expect(await miscountedWords(t.db)).toEqual([]);
 
     await run(sql`DELETE FROM services WHERE name LIKE 'Перукарня%Ч%' OR name = 'Перукарня Оля'`);
-    expect(await miscountedWords(database.db)).toEqual([]);
+    expect(await miscountedWords(t.db)).toEqual([]);
     expect(await count('перукарня')).toBe(2);
 
     await run(sql`TRUNCATE services CASCADE`);
     expect(await count('перукарня')).toBe(0);
-    expect(await miscountedWords(database.db)).toEqual([]);
+    expect(await miscountedWords(t.db)).toEqual([]);
   });
 
   it('bounds the matches of a query word: itself, the words it starts, its corrections', async () => {
@@ -80,7 +68,7 @@ describe('search_words.services_n', () => {
     await run(sql`INSERT INTO services (name, country_code, status)
       SELECT 'Фотограф ' || i, 'PL', 'approved' FROM generate_series(1, 3) AS i`);
     const bound = async (word: string) =>
-      (await lookupWords(database.db, [token(word)], [token(word)])).atLeast.get(token(word));
+      (await lookupWords(t.db, [token(word)], [token(word)])).atLeast.get(token(word));
     expect(await bound('фотостудія')).toBe(7); // the word itself
     expect(await bound('фото')).toBe(7); // the most frequent word it starts
     expect(await bound('фотограф')).toBe(3);
@@ -88,7 +76,7 @@ describe('search_words.services_n', () => {
     expect(await bound('фотостудйя')).toBe(7); // a correction (a transposition)
     expect(await bound('щось')).toBe(0);
     // Without asking, no bound and, for a short word, no statement at all.
-    expect((await lookupWords(database.db, ['abc'])).atLeast.size).toBe(0);
+    expect((await lookupWords(t.db, ['abc'])).atLeast.size).toBe(0);
   });
 
   it('says "1000+" without counting only while more than the cap are approved', async () => {
@@ -117,14 +105,14 @@ describe('search_words.services_n', () => {
     page = await search({ q: 'ательє', country: 'DE' });
     expect(page.total).toBe(2);
     expect(page.items.map((i) => i.name).sort()).toEqual(['Ательє 5', 'Ательє 6']);
-    expect(await miscountedWords(database.db)).toEqual([]);
+    expect(await miscountedWords(t.db)).toEqual([]);
   });
 
   it('reads the candidates of a word in few services through the index, same results', async () => {
     // 20,000 other services (written in bulk mode: no documents, no counts), then statistics:
     // 1,003 matches are 5 % of the services, under INDEX_SHARE.
     await run(sql`TRUNCATE services CASCADE`);
-    await database.db.transaction(async (tx) => {
+    await t.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT set_config('poruch.search_bulk', 'on', true)`);
       await tx.execute(sql`INSERT INTO services (name, country_code, status)
         SELECT 'Інше ' || i, 'PL', 'approved' FROM generate_series(1, 20000) AS i`);
@@ -136,7 +124,7 @@ describe('search_words.services_n', () => {
       ('Ательє «Голка»', 'PL', 'approved', now() - interval '30 days', 52.2297, 21.0122),
       ('Ательє Нитка', 'PL', 'approved', now() - interval '31 days', 50.0647, 19.945)`);
     await run(sql`ANALYZE services`);
-    const execute = vi.spyOn(database.db, 'execute');
+    const execute = vi.spyOn(t.db, 'execute');
     try {
       const page = await search({ q: 'ательє' });
       expect(page).toMatchObject({ total: TOTAL_CAP, totalIsEstimate: true });
@@ -149,7 +137,7 @@ describe('search_words.services_n', () => {
         ['Ательє «Голка»', 0],
         ['Ательє Нитка', 252],
       ]);
-      const dialect = (database.db as unknown as { dialect: PgDialect }).dialect;
+      const dialect = (t.db as unknown as { dialect: PgDialect }).dialect;
       const statements = execute.mock.calls.map(([q]) => dialect.sqlToQuery(q as SQL).sql);
       expect(statements.filter((q) => q.includes('poruch_first_service_matches('))).toHaveLength(2);
     } finally {
