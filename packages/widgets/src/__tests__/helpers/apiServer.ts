@@ -48,6 +48,26 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
+/**
+ * The address fields of a service input for a point in a city, as the gazetteer places it
+ * (approximate), with the service's country set to the city's.
+ */
+export function cityAddress(lat: number, lng: number, city: string, countryCode: string) {
+  return {
+    countryCode,
+    address: city,
+    addressDetails: {
+      lat,
+      lng,
+      displayName: city,
+      city,
+      countryCode,
+      approximate: true,
+      source: 'gazetteer',
+    },
+  };
+}
+
 const cookieHeader = (setCookie: string | string[] | undefined, into: Map<string, string>) => {
   for (const c of [setCookie ?? []].flat()) {
     const [pair] = c.split(';');

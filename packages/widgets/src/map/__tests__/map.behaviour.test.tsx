@@ -12,6 +12,7 @@ import {
 } from 'vitest';
 import type { MapPoint, MapResult } from '@poruch/core';
 import {
+  cityAddress,
   startApiServer,
   startOutage,
   useOrigin,
@@ -46,19 +47,6 @@ const sized = (name: 'clientWidth' | 'clientHeight', size: number) => {
 let api: ApiServer;
 let lisbon: SeededService;
 
-const at = (lat: number, lng: number, city: string, countryCode: string) => ({
-  address: city,
-  addressDetails: {
-    lat,
-    lng,
-    displayName: city,
-    city,
-    countryCode,
-    approximate: true,
-    source: 'gazetteer',
-  },
-});
-
 beforeAll(async () => {
   sized('clientWidth', WIDTH);
   sized('clientHeight', HEIGHT);
@@ -66,36 +54,31 @@ beforeAll(async () => {
   useOrigin(api.url);
   lisbon = await api.addService({
     name: 'Кав’ярня «Лісабон»',
-    countryCode: 'PT',
     category: 'food',
-    ...at(38.7223, -9.1393, 'Lisboa', 'PT'),
+    ...cityAddress(38.7223, -9.1393, 'Lisboa', 'PT'),
   });
   await api.addService({ name: 'Перукарня «Калина»', countryCode: 'PL' }); // Warszawa
   // Two services in one street of Prague: a cluster of two below street level.
   await api.addService({
     name: 'Пекарня «Прага»',
-    countryCode: 'CZ',
     category: 'food',
-    ...at(50.0755, 14.4378, 'Praha', 'CZ'),
+    ...cityAddress(50.0755, 14.4378, 'Praha', 'CZ'),
   });
   await api.addService({
     name: 'СТО «Прага»',
-    countryCode: 'CZ',
     category: 'auto',
-    ...at(50.076, 14.439, 'Praha', 'CZ'),
+    ...cityAddress(50.076, 14.439, 'Praha', 'CZ'),
   });
   await api.addService({
     name: 'Онлайн-школа «Гамбург»',
-    countryCode: 'DE',
     category: 'food',
     isOnline: true,
-    ...at(53.5511, 9.9937, 'Hamburg', 'DE'),
+    ...cityAddress(53.5511, 9.9937, 'Hamburg', 'DE'),
   });
   await api.addService({
     name: 'Невидимка',
-    countryCode: 'PL',
     showOnMap: false,
-    ...at(50.0647, 19.945, 'Kraków', 'PL'),
+    ...cityAddress(50.0647, 19.945, 'Kraków', 'PL'),
   });
 }, 60_000);
 

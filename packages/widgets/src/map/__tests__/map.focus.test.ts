@@ -9,7 +9,12 @@ import {
   vi,
   type MockInstance,
 } from 'vitest';
-import { startApiServer, useOrigin, type ApiServer } from '../../__tests__/helpers/apiServer.js';
+import {
+  cityAddress,
+  startApiServer,
+  useOrigin,
+  type ApiServer,
+} from '../../__tests__/helpers/apiServer.js';
 import { findFrameRoot, stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
 import { removeElements } from '../../__tests__/helpers/mounts.js';
 import '../element.js';
@@ -35,30 +40,25 @@ const sized = (name: 'clientWidth' | 'clientHeight', size: number) => {
 
 let api: ApiServer;
 
-const at = (lat: number, lng: number, city: string, countryCode: string) => ({
-  countryCode,
-  address: city,
-  addressDetails: {
-    lat,
-    lng,
-    displayName: city,
-    city,
-    countryCode,
-    approximate: true,
-    source: 'gazetteer',
-  },
-});
-
 beforeAll(async () => {
   sized('clientWidth', 800);
   sized('clientHeight', 600);
   api = await startApiServer();
   useOrigin(api.url);
-  await api.addService({ name: 'Кав’ярня «Лісабон»', ...at(38.7223, -9.1393, 'Lisboa', 'PT') });
-  await api.addService({ name: 'Онлайн-школа «Гамбург»', ...at(53.5511, 9.9937, 'Hamburg', 'DE') });
+  await api.addService({
+    name: 'Кав’ярня «Лісабон»',
+    ...cityAddress(38.7223, -9.1393, 'Lisboa', 'PT'),
+  });
+  await api.addService({
+    name: 'Онлайн-школа «Гамбург»',
+    ...cityAddress(53.5511, 9.9937, 'Hamburg', 'DE'),
+  });
   // Two services in one street of Prague: one cluster at zoom 4, two points when zoomed in.
-  await api.addService({ name: 'Пекарня «Прага»', ...at(50.0755, 14.4378, 'Praha', 'CZ') });
-  await api.addService({ name: 'СТО «Прага»', ...at(50.076, 14.439, 'Praha', 'CZ') });
+  await api.addService({
+    name: 'Пекарня «Прага»',
+    ...cityAddress(50.0755, 14.4378, 'Praha', 'CZ'),
+  });
+  await api.addService({ name: 'СТО «Прага»', ...cityAddress(50.076, 14.439, 'Praha', 'CZ') });
 }, 60_000);
 
 afterAll(async () => {

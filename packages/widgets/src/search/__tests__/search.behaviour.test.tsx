@@ -2,6 +2,7 @@ import { cleanup } from '@testing-library/react';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  cityAddress,
   startApiServer,
   startOutage,
   useOrigin,
@@ -17,32 +18,18 @@ import '../element.js';
 let api: ApiServer;
 let berlin: SeededService;
 
-const at = (lat: number, lng: number, city: string, countryCode: string) => ({
-  lat,
-  lng,
-  displayName: city,
-  city,
-  countryCode,
-  approximate: true,
-  source: 'gazetteer',
-});
-
 beforeAll(async () => {
   api = await startApiServer();
   useOrigin(api.url);
   berlin = await api.addService({
     name: 'Пекарня «Колосок»',
-    countryCode: 'DE',
     category: 'food',
-    address: 'Berlin',
-    addressDetails: at(52.52, 13.405, 'Berlin', 'DE'),
+    ...cityAddress(52.52, 13.405, 'Berlin', 'DE'),
   });
   await api.addService({
     name: 'Пекарня «Хлібчик»',
-    countryCode: 'PL',
     category: 'food',
-    address: 'Warszawa',
-    addressDetails: at(52.2297, 21.0122, 'Warszawa', 'PL'),
+    ...cityAddress(52.2297, 21.0122, 'Warszawa', 'PL'),
   });
   await api.addService({
     name: 'Пекарня онлайн «Тісто»',
@@ -55,10 +42,8 @@ beforeAll(async () => {
   });
   await api.addService({
     name: 'СТО «Мотор»',
-    countryCode: 'PL',
     category: 'auto',
-    address: 'Kraków',
-    addressDetails: at(50.0647, 19.945, 'Kraków', 'PL'),
+    ...cityAddress(50.0647, 19.945, 'Kraków', 'PL'),
   });
 }, 60_000);
 
