@@ -24,11 +24,26 @@ import {
 } from '../../../repositories/accounts.js';
 import { audit, type Executor } from '../../../repositories/catalogue.js';
 import { serviceToApi, type ServiceRow } from '../../../repositories/services.js';
+import type { AccountRow } from '../../../repositories/sessions.js';
 import { invalidateMap } from '../../../map/index.js';
 import { notifyServiceDecision } from '../../../mail/notifications.js';
 
 /** LIKE wildcards in a user's text are literal characters. */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A service as the administration sees it (list and review): with its owner's contacts. */
+const adminService = (row: ServiceRow, owner: AccountRow | null) => ({
+  ...serviceToApi(row),
+  owner: owner
+    ? {
+        id: owner.id,
+        email: owner.email,
+        firstName: owner.firstName,
+        lastName: owner.lastName,
+        phone: owner.phone,
+      }
+    : null,
+});
 
 /** Administration: review, partner marks, administrators, audit log. */
 export async function adminRoutes(fastify: FastifyInstance) {
@@ -36,21 +51,11 @@ export async function adminRoutes(fastify: FastifyInstance) {
   const tags = ['admin'];
   app.addHook('preHandler', app.requireAdmin);
 
-  const withOwner = async (db: Executor, row: ServiceRow) => {
-    const owner = row.ownerId ? await accountsRepository(db as never).findById(row.ownerId) : null;
-    return {
-      ...serviceToApi(row),
-      owner: owner
-        ? {
-            id: owner.id,
-            email: owner.email,
-            firstName: owner.firstName,
-            lastName: owner.lastName,
-            phone: owner.phone,
-          }
-        : null,
-    };
-  };
+  const withOwner = async (db: Executor, row: ServiceRow) =>
+    adminService(
+      row,
+      row.ownerId ? await accountsRepository(db as never).findById(row.ownerId) : null,
+    );
 
   app.get(
     '/admin/services',
@@ -109,18 +114,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
           .where(where),
       ]);
       return {
-        items: rows.map(({ service, owner }) => ({
-          ...serviceToApi(service),
-          owner: owner
-            ? {
-                id: owner.id,
-                email: owner.email,
-                firstName: owner.firstName,
-                lastName: owner.lastName,
-                phone: owner.phone,
-              }
-            : null,
-        })),
+        items: rows.map(({ service, owner }) => adminService(service, owner)),
         total: total!.n,
         page,
         pageSize,
