@@ -6,6 +6,8 @@
  * not take in the server's sources.
  */
 
+import { afterAll, beforeAll } from 'vitest';
+
 const at = (p: string) => new URL(p, import.meta.url).pathname;
 const SERVER_HELPERS = at('../../../../server/src/__tests__/helpers/server.ts');
 const SERVER_FIXTURES = at('../../../../server/src/__tests__/helpers/fixtures.ts');
@@ -178,6 +180,32 @@ export async function startApiServer(env: Record<string, string> = {}): Promise<
 }
 
 /**
+ * The real API for the suite that calls it (at its top level): started before its tests, with
+ * the page made same-origin with it (see useOrigin), and closed after them. Seed it in the
+ * suite's own `beforeAll`, which runs after this one. The server does not exist until then, so
+ * reading it at the top level throws rather than handing out `undefined`.
+ *
+ * @param env Server environment on top of the test defaults.
+ */
+export function apiServerForSuite(env: Record<string, string> = {}): ApiServer {
+  let server: ApiServer | undefined;
+  beforeAll(async () => {
+    server = await startApiServer(env);
+    useOrigin(server.url);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+  return new Proxy({} as ApiServer, {
+    get(_target, key) {
+      if (!server)
+        throw new Error(`[poruch] api.${String(key)}: the API server starts in beforeAll`);
+      return Reflect.get(server, key);
+    },
+  });
+}
+
+/**
  * Makes the test page same-origin with the API. happy-dom preflights even simple cross-origin
  * GETs (browsers do not), which the server rightly does not answer; the cross-origin path is
  * covered by the Playwright suites in real Chromium.
@@ -212,4 +240,22 @@ export async function startOutage(): Promise<{ url: string; close(): Promise<voi
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise((r) => server.close(() => r())),
   };
+}
+
+/**
+ * Runs `test` with the API down (startOutage) and the page same-origin with the outage, then
+ * points the page back at `api` and stops the outage, whether `test` passed or not.
+ */
+export async function withOutage(
+  api: ApiServer,
+  test: (outage: { url: string }) => Promise<void>,
+): Promise<void> {
+  const outage = await startOutage();
+  useOrigin(outage.url);
+  try {
+    await test(outage);
+  } finally {
+    useOrigin(api.url);
+    await outage.close();
+  }
 }

@@ -1,4 +1,5 @@
-import { render } from '@testing-library/react';
+import { cleanup, render } from '@testing-library/react';
+import { afterEach } from 'vitest';
 import type { ComponentType } from 'react';
 
 /** Attributes of a widget, as a page writes them (kebab-case). */
@@ -51,4 +52,15 @@ export function mountsFor(
 /** Removes the elements a suite appended (the React ones go with testing-library's cleanup). */
 export function removeElements(tag: string): void {
   for (const el of Array.from(document.querySelectorAll(tag))) el.remove();
+}
+
+/**
+ * Unmounts the suite's widgets after each of its tests: the React ones (testing-library's
+ * cleanup) and the elements with `tag`.
+ */
+export function unmountAfterEach(tag: string): void {
+  afterEach(() => {
+    cleanup();
+    removeElements(tag);
+  });
 }

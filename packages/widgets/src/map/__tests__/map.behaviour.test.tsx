@@ -1,26 +1,15 @@
-import { cleanup, render } from '@testing-library/react';
+import { render } from '@testing-library/react';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
-import {
-  afterAll,
-  afterEach,
-  beforeAll,
-  describe,
-  expect,
-  it,
-  vi,
-  type MockInstance,
-} from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { MapPoint, MapResult } from '@poruch/core';
 import {
   cityAddress,
-  startApiServer,
-  startOutage,
-  useOrigin,
-  type ApiServer,
+  apiServerForSuite,
+  withOutage,
   type SeededService,
 } from '../../__tests__/helpers/apiServer.js';
 import { findFrameRoot, stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
-import { mountsFor, removeElements, type Attributes } from '../../__tests__/helpers/mounts.js';
+import { mountsFor, unmountAfterEach, type Attributes } from '../../__tests__/helpers/mounts.js';
 import { parseCenter, type ServiceFilters } from '../filters.js';
 import { PoruchMap } from '../PoruchMap.js';
 import '../element.js';
@@ -44,14 +33,12 @@ const sized = (name: 'clientWidth' | 'clientHeight', size: number) => {
   });
 };
 
-let api: ApiServer;
+const api = apiServerForSuite();
 let lisbon: SeededService;
 
 beforeAll(async () => {
   sized('clientWidth', WIDTH);
   sized('clientHeight', HEIGHT);
-  api = await startApiServer();
-  useOrigin(api.url);
   lisbon = await api.addService({
     name: 'Кав’ярня «Лісабон»',
     category: 'food',
@@ -82,14 +69,9 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-afterAll(async () => {
-  await api?.close();
-});
-
+unmountAfterEach('poruch-map');
 let fetchSpy: MockInstance<typeof fetch> | undefined;
 afterEach(() => {
-  cleanup();
-  removeElements('poruch-map');
   fetchSpy?.mockRestore();
   fetchSpy = undefined;
 });
@@ -311,10 +293,8 @@ describe.each(mounts)('<poruch-map> as a %s', (name, rawMount) => {
   });
 
   it('shows a translated error with a retry when the API is down', async () => {
-    const outage = await startOutage();
-    useOrigin(outage.url);
-    const requests = watchMapRequests();
-    try {
+    await withOutage(api, async (outage) => {
+      const requests = watchMapRequests();
       const host = await mount({ ...base({ lang: 'ua' }), apiBase: outage.url });
       const root = await widgetRoot(host);
       await waitFor(() =>
@@ -333,10 +313,7 @@ describe.each(mounts)('<poruch-map> as a %s', (name, rawMount) => {
       // The retried call gets its answer (another 503) before the outage server closes.
       await fetchSpy!.mock.results.at(-1)!.value;
       await waitFor(() => expect(stateOf(host)).toBe('error'));
-    } finally {
-      useOrigin(api.url);
-      await outage.close();
-    }
+    });
   });
 });
 

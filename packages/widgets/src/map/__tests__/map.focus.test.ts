@@ -1,22 +1,8 @@
 import { fireEvent, waitFor } from '@testing-library/dom';
-import {
-  afterAll,
-  afterEach,
-  beforeAll,
-  describe,
-  expect,
-  it,
-  vi,
-  type MockInstance,
-} from 'vitest';
-import {
-  cityAddress,
-  startApiServer,
-  useOrigin,
-  type ApiServer,
-} from '../../__tests__/helpers/apiServer.js';
+import { afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { cityAddress, apiServerForSuite } from '../../__tests__/helpers/apiServer.js';
 import { findFrameRoot, stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
-import { removeElements } from '../../__tests__/helpers/mounts.js';
+import { unmountAfterEach } from '../../__tests__/helpers/mounts.js';
 import '../element.js';
 
 /*
@@ -38,13 +24,11 @@ const sized = (name: 'clientWidth' | 'clientHeight', size: number) => {
   });
 };
 
-let api: ApiServer;
+const api = apiServerForSuite();
 
 beforeAll(async () => {
   sized('clientWidth', 800);
   sized('clientHeight', 600);
-  api = await startApiServer();
-  useOrigin(api.url);
   await api.addService({
     name: 'Кав’ярня «Лісабон»',
     ...cityAddress(38.7223, -9.1393, 'Lisboa', 'PT'),
@@ -61,13 +45,9 @@ beforeAll(async () => {
   await api.addService({ name: 'СТО «Прага»', ...cityAddress(50.076, 14.439, 'Praha', 'CZ') });
 }, 60_000);
 
-afterAll(async () => {
-  await api?.close();
-});
-
+unmountAfterEach('poruch-map');
 let fetchSpy: MockInstance<typeof fetch> | undefined;
 afterEach(() => {
-  removeElements('poruch-map');
   fetchSpy?.mockRestore();
   fetchSpy = undefined;
 });

@@ -1,35 +1,23 @@
-import { cleanup } from '@testing-library/react';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  startApiServer,
-  startOutage,
-  useOrigin,
-  type ApiServer,
+  apiServerForSuite,
+  withOutage,
   type SeededService,
 } from '../../__tests__/helpers/apiServer.js';
-import { mountsFor, removeElements } from '../../__tests__/helpers/mounts.js';
+import { mountsFor, unmountAfterEach } from '../../__tests__/helpers/mounts.js';
 import { widgetRoot } from '../../__tests__/helpers/shadow.js';
 import { PoruchReport } from '../PoruchReport.js';
 import '../element.js';
 
-let api: ApiServer;
+const api = apiServerForSuite();
 let service: SeededService;
 
 beforeAll(async () => {
-  api = await startApiServer();
-  useOrigin(api.url);
   service = await api.addService({ name: 'Юрист «Право»' });
 }, 60_000);
 
-afterAll(async () => {
-  await api?.close();
-});
-
-afterEach(() => {
-  cleanup();
-  removeElements('poruch-report');
-});
+unmountAfterEach('poruch-report');
 
 const storedReports = async () => {
   const { sql } = await import(
@@ -85,9 +73,7 @@ describe.each(mountsFor(PoruchReport, 'poruch-report'))('<poruch-report> as a %s
   });
 
   it('keeps what was typed and shows the error when the API is down', async () => {
-    const outage = await startOutage();
-    useOrigin(outage.url);
-    try {
+    await withOutage(api, async (outage) => {
       const host = await mount({ apiBase: outage.url, lang: 'en_GB', serviceId: service.id });
       const root = await widgetRoot(host);
       const ui = within(root);
@@ -101,10 +87,7 @@ describe.each(mountsFor(PoruchReport, 'poruch-report'))('<poruch-report> as a %s
       );
       expect((ui.getByLabelText(/Description/) as HTMLTextAreaElement).value).toBe('Phone is off');
       expect((ui.getByLabelText('Cannot get in touch') as HTMLInputElement).checked).toBe(true);
-    } finally {
-      useOrigin(api.url);
-      await outage.close();
-    }
+    });
   });
 
   it('shows the server’s answer for a service that does not exist', async () => {

@@ -1,26 +1,22 @@
 import { cleanup } from '@testing-library/react';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   cityAddress,
-  startApiServer,
-  startOutage,
-  useOrigin,
-  type ApiServer,
+  apiServerForSuite,
+  withOutage,
   type SeededService,
 } from '../../__tests__/helpers/apiServer.js';
 import { stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
-import { mountsFor, removeElements } from '../../__tests__/helpers/mounts.js';
+import { mountsFor, removeElements, unmountAfterEach } from '../../__tests__/helpers/mounts.js';
 import type { FocusEventDetail, SearchEventDetail } from '../../map/filters.js';
 import { PoruchSearch } from '../PoruchSearch.js';
 import '../element.js';
 
-let api: ApiServer;
+const api = apiServerForSuite();
 let berlin: SeededService;
 
 beforeAll(async () => {
-  api = await startApiServer();
-  useOrigin(api.url);
   berlin = await api.addService({
     name: 'Пекарня «Колосок»',
     category: 'food',
@@ -47,14 +43,7 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-afterAll(async () => {
-  await api?.close();
-});
-
-afterEach(() => {
-  cleanup();
-  removeElements('poruch-search');
-});
+unmountAfterEach('poruch-search');
 
 const mounts = mountsFor(PoruchSearch, 'poruch-search', ['page-size']);
 
@@ -194,33 +183,31 @@ describe.each(mounts)('<poruch-search> as a %s', (_name, mount) => {
   });
 
   it('shows a translated error with a retry when the API is down', async () => {
-    const outage = await startOutage();
-    useOrigin(outage.url);
-    const fetchSpy = vi.spyOn(window, 'fetch');
-    try {
-      const host = await mount({ apiBase: outage.url, lang: 'ua' });
-      const root = await widgetRoot(host);
-      await waitFor(() =>
+    await withOutage(api, async (outage) => {
+      const fetchSpy = vi.spyOn(window, 'fetch');
+      try {
+        const host = await mount({ apiBase: outage.url, lang: 'ua' });
+        const root = await widgetRoot(host);
+        await waitFor(() =>
+          expect(within(root).getByRole('alert').textContent).toContain(
+            'Сервіс недоступний: спробуйте пізніше',
+          ),
+        );
         expect(within(root).getByRole('alert').textContent).toContain(
-          'Сервіс недоступний: спробуйте пізніше',
-        ),
-      );
-      expect(within(root).getByRole('alert').textContent).toContain(
-        'Віджет не вдалося завантажити',
-      );
-      expect(stateOf(host)).toBe('error');
-      const calls = fetchSpy.mock.calls.length;
-      fireEvent.click(within(root).getByRole('button', { name: 'Спробувати ще раз' }));
-      await waitFor(() => expect(fetchSpy.mock.calls.length).toBeGreaterThan(calls));
-      expect(String(fetchSpy.mock.calls.at(-1)![0])).toContain(`${outage.url}/api/v1/services?`);
-      // The retried call gets its answer (another 503) before the outage server closes.
-      await fetchSpy.mock.results.at(-1)!.value;
-      await waitFor(() => expect(stateOf(host)).toBe('error'));
-      expect(within(root).getByRole('alert')).toBeTruthy();
-    } finally {
-      fetchSpy.mockRestore();
-      useOrigin(api.url);
-      await outage.close();
-    }
+          'Віджет не вдалося завантажити',
+        );
+        expect(stateOf(host)).toBe('error');
+        const calls = fetchSpy.mock.calls.length;
+        fireEvent.click(within(root).getByRole('button', { name: 'Спробувати ще раз' }));
+        await waitFor(() => expect(fetchSpy.mock.calls.length).toBeGreaterThan(calls));
+        expect(String(fetchSpy.mock.calls.at(-1)![0])).toContain(`${outage.url}/api/v1/services?`);
+        // The retried call gets its answer (another 503) before the outage server closes.
+        await fetchSpy.mock.results.at(-1)!.value;
+        await waitFor(() => expect(stateOf(host)).toBe('error'));
+        expect(within(root).getByRole('alert')).toBeTruthy();
+      } finally {
+        fetchSpy.mockRestore();
+      }
+    });
   });
 });

@@ -1,26 +1,21 @@
-import { cleanup } from '@testing-library/react';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  startApiServer,
-  startOutage,
-  useOrigin,
-  type ApiServer,
+  apiServerForSuite,
+  withOutage,
   type SeededService,
 } from '../../__tests__/helpers/apiServer.js';
-import { mountsFor, removeElements } from '../../__tests__/helpers/mounts.js';
+import { mountsFor, unmountAfterEach } from '../../__tests__/helpers/mounts.js';
 import { stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
 import { BROWSER_ID_KEY } from '../browserId.js';
 import { PoruchService } from '../PoruchService.js';
 import { safeWebHref, telHref } from '../safeLinks.js';
 import '../element.js';
 
-let api: ApiServer;
+const api = apiServerForSuite();
 let service: SeededService;
 
 beforeAll(async () => {
-  api = await startApiServer();
-  useOrigin(api.url);
   service = await api.addService({
     name: 'Стоматологія «Усмішка»',
     countryCode: 'CZ',
@@ -33,15 +28,8 @@ beforeAll(async () => {
   await api.addVacancy(service, { name: 'Асистент стоматолога', experience: 'one_two' });
 }, 60_000);
 
-afterAll(async () => {
-  await api?.close();
-});
-
-afterEach(() => {
-  cleanup();
-  removeElements('poruch-service');
-  localStorage.clear();
-});
+unmountAfterEach('poruch-service');
+afterEach(() => localStorage.clear());
 
 describe('links', () => {
   it('allow only http, https and tel', () => {
@@ -143,19 +131,14 @@ describe.each(mountsFor(PoruchService, 'poruch-service'))(
     });
 
     it('shows a translated error when the API is down', async () => {
-      const outage = await startOutage();
-      useOrigin(outage.url);
-      try {
+      await withOutage(api, async (outage) => {
         const host = await mount({ apiBase: outage.url, lang: 'ua', serviceId: service.id });
         const root = await widgetRoot(host);
         await waitFor(() =>
           expect(within(root).getByRole('alert').textContent).toContain('Сервіс недоступний'),
         );
         expect(stateOf(host)).toBe('error');
-      } finally {
-        useOrigin(api.url);
-        await outage.close();
-      }
+      });
     });
   },
 );

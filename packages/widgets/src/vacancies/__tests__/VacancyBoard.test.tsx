@@ -1,25 +1,21 @@
-import { cleanup, render } from '@testing-library/react';
+import { render } from '@testing-library/react';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  startApiServer,
-  startOutage,
-  useOrigin,
-  type ApiServer,
+  apiServerForSuite,
+  withOutage,
   type SeededService,
 } from '../../__tests__/helpers/apiServer.js';
 import { stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
-import { mountsFor, removeElements } from '../../__tests__/helpers/mounts.js';
+import { mountsFor, unmountAfterEach } from '../../__tests__/helpers/mounts.js';
 import { VacancyBoard } from '../VacancyBoard.js';
 import '../element.js';
 
-let api: ApiServer;
+const api = apiServerForSuite();
 let bakery: SeededService;
 let garage: SeededService;
 
 beforeAll(async () => {
-  api = await startApiServer();
-  useOrigin(api.url);
   bakery = await api.addService({ name: 'Пекарня «Колосок»', countryCode: 'DE', category: 'food' });
   garage = await api.addService({ name: 'СТО «Мотор»', countryCode: 'PL', category: 'auto' });
   await api.addVacancy(bakery, { name: 'Пекар', experience: 'one_two', salary: '2500 €' });
@@ -28,14 +24,7 @@ beforeAll(async () => {
   await api.addVacancy(garage, { name: 'Автомеханік', experience: 'three_five' });
 }, 60_000);
 
-afterAll(async () => {
-  await api?.close();
-});
-
-afterEach(() => {
-  cleanup();
-  removeElements('poruch-vacancies');
-});
+unmountAfterEach('poruch-vacancies');
 
 const mounts = mountsFor(VacancyBoard, 'poruch-vacancies', ['page-size']);
 
@@ -81,9 +70,7 @@ describe.each(mounts)('<poruch-vacancies> as a %s', (_name, mount) => {
   });
 
   it('shows a translated error with a retry when the API is down', async () => {
-    const outage = await startOutage();
-    useOrigin(outage.url);
-    try {
+    await withOutage(api, async (outage) => {
       const host = await mount({ apiBase: outage.url, lang: 'en_GB' });
       const root = await widgetRoot(host);
       await waitFor(() =>
@@ -93,10 +80,7 @@ describe.each(mounts)('<poruch-vacancies> as a %s', (_name, mount) => {
       );
       expect(stateOf(host)).toBe('error');
       expect(within(root).getByRole('button', { name: 'Try again' })).toBeTruthy();
-    } finally {
-      useOrigin(api.url);
-      await outage.close();
-    }
+    });
   });
 });
 
