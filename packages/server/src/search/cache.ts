@@ -44,7 +44,7 @@ export const SEARCH_CHANNEL = 'poruch_search';
 /** Pages kept per database. */
 const MAX_ENTRIES = 2000;
 /** Longest a page is reused, even with no write seen. */
-const MAX_AGE_MS = 30_000;
+export const MAX_AGE_MS = 30_000;
 /** Pause before a lost PostgreSQL listener connects again. */
 const RELISTEN_MS = 1000;
 
@@ -274,6 +274,29 @@ export async function invalidateSearchCache(db: Db): Promise<void> {
 /** Whether `db`'s cache learns of writes by notification (else it reads the generation). */
 export async function searchCacheListening(db: Db): Promise<boolean> {
   return listening(await stateOf(db));
+}
+
+/** A number per state, so a stamp never repeats after `stopSearchCache` starts a new state. */
+const serials = new WeakMap<State, number>();
+let nextSerial = 0;
+
+/**
+ * For another cache of reads of services, vacancies or category terms (the site's profile
+ * pages), so it is retired exactly as search pages are: a token that changes whenever a write
+ * notification (or, when not listening, the generation: then this costs that one query) would
+ * retire this cache's pages. Null when nothing may be kept now: the cache is off, or `db` is a
+ * replica whose primary is not listening or which has not replayed the latest notified write.
+ * Keep a value under the stamp read before computing it; use it only while the stamp is the same
+ * and for less than MAX_AGE_MS.
+ */
+export async function searchCacheStamp(db: Db): Promise<string | null> {
+  if (!cacheEnabled) return null;
+  const state = await stateOf(db);
+  const stamp = await stampOf(db, state);
+  if (stamp.keep === false || !(await replayed(state))) return null;
+  let serial = serials.get(state);
+  if (serial === undefined) serials.set(state, (serial = nextSerial++));
+  return `${serial}:${stamp.epoch}:${stamp.generation ?? ''}`;
 }
 
 /** Stops listening for `db`'s client (its pages are dropped); the next search listens again. */

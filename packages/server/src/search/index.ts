@@ -54,6 +54,19 @@ function categoryCondition(column: typeof services.category, category: CategoryF
   return eq(column, category);
 }
 
+/**
+ * How far in longitude (degrees) a circle of `radiusKm` around a point at `lat` reaches: the
+ * exact extent of a spherical cap, asin(sin(r/R) / cos(lat)). Undefined when the circle holds a
+ * pole (every longitude is in reach).
+ */
+export function longitudeReach(lat: number, radiusKm: number): number | undefined {
+  const dLat = radiusKm / KM_PER_DEGREE;
+  const ratio = Math.sin(radiusKm / EARTH_RADIUS_KM) / Math.cos((lat * Math.PI) / 180);
+  if (Math.abs(lat) + dLat >= 90 || !(ratio < 1)) return undefined;
+  // A hair wider than exact, so rounding never drops a point on the circle.
+  return (Math.asin(ratio) * 180) / Math.PI + 1e-9;
+}
+
 /** Great-circle distance in km from a point to a service (haversine); `at`: its position. */
 function distanceExpression(
   near: { lat: number; lng: number },
@@ -126,9 +139,13 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
   }
   const distance = near ? distanceExpression(near) : undefined;
   if (near && query.radiusKm !== undefined) {
-    // A latitude band first (it can use the lat/lng index), then the exact distance.
+    // The circle's bounding box first (the lat/lng index serves it), then the exact distance.
     const dLat = query.radiusKm / KM_PER_DEGREE;
     filters.push(sql`${services.lat} BETWEEN ${near.lat - dLat} AND ${near.lat + dLat}`);
+    const dLng = longitudeReach(near.lat, query.radiusKm);
+    if (dLng !== undefined && near.lng - dLng >= -180 && near.lng + dLng <= 180) {
+      filters.push(sql`${services.lng} BETWEEN ${near.lng - dLng} AND ${near.lng + dLng}`);
+    }
     filters.push(sql`${distance} <= ${query.radiusKm}`);
   }
   const filtered = and(...filters)!;
@@ -161,11 +178,18 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
         FROM ${p} JOIN ${services} ON ${services.id} = p.id`,
     });
   } else {
-    const newest = [sql`${services.createdAt} DESC`, sql`${services.id}`];
-    const orderBy =
-      query.sort === 'distance' && distance
-        ? [sql`${distance} ASC NULLS LAST`, ...(rank ? [sql`${rank} DESC`] : []), ...newest]
-        : newest;
+    const newest: SortKey[] = [
+      { by: sql`${services.createdAt}`, dir: sql`DESC` },
+      { by: sql`${services.id}`, dir: sql`ASC` },
+    ];
+    const byDistance = query.sort === 'distance' && distance;
+    const orderBy: SortKey[] = byDistance
+      ? [
+          { by: distance, dir: sql`ASC NULLS LAST` },
+          ...(rank ? [{ by: rank, dir: sql`DESC` }] : []),
+          ...newest,
+        ]
+      : newest;
     // Without a text query the filters are selective or served by indexes: count exactly. With
     // one, count at most TOTAL_CAP matches.
     result = await plainPage<SummaryRow>(db, {
@@ -174,6 +198,8 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
       orderBy,
       cap: tq ? TOTAL_CAP : undefined,
       atLeast: tq?.atLeast,
+      // Within a radius every match is sorted by distance anyway: read them once for both.
+      scanOnce: !!byDistance && query.radiusKm !== undefined,
       page,
       pageSize,
       rows: (p) => sql`SELECT ${summarySelect}, ${distanceCol} AS "distanceKm", p.ord
@@ -263,7 +289,10 @@ async function searchVacanciesUncached(db: Db, query: VacancySearchQuery): Promi
     : await plainPage<VacancyRow>(db, {
         table: vacancies,
         where,
-        orderBy: [sql`${vacancies.createdAt} DESC`, sql`${vacancies.id}`],
+        orderBy: [
+          { by: sql`${vacancies.createdAt}`, dir: sql`DESC` },
+          { by: sql`${vacancies.id}`, dir: sql`ASC` },
+        ],
         cap: TOTAL_CAP,
         page,
         pageSize,
@@ -343,10 +372,22 @@ async function pageRows<R>(
   };
 }
 
+/** One key of a page's order: an expression and its direction (`ASC`, `DESC`, `ASC NULLS LAST`). */
+interface SortKey {
+  by: SQL;
+  dir: SQL;
+}
+
 interface PlainOptions {
   table: typeof services | typeof vacancies;
   where: SQL;
-  orderBy: SQL[];
+  orderBy: SortKey[];
+  /**
+   * Read the matches once, with their sort keys, for the page and the count (when the order
+   * needs every match anyway and they are bounded, as within a radius); else the page and the
+   * count are two reads, each of which can stop early.
+   */
+  scanOnce?: boolean;
   /** Count at most this many matches (else exactly). */
   cap: number | undefined;
   /** The matches are known to be at least this many (no count when more than `cap`). */
@@ -363,6 +404,24 @@ interface PlainOptions {
  */
 async function plainPage<R>(db: Db, o: PlainOptions): Promise<{ rows: R[]; count: Count }> {
   const t = o.table;
+  const window = sql`LIMIT ${o.pageSize} OFFSET ${(o.page - 1) * o.pageSize}`;
+  if (o.scanOnce) {
+    const keys = o.orderBy.map((k, i) => sql`${k.by} AS ${sql.raw(`k${i}`)}`);
+    const order = o.orderBy.map((k, i) => sql`${sql.raw(`m.k${i}`)} ${k.dir}`);
+    return pageRows<R>(
+      db,
+      sql`WITH m AS MATERIALIZED (
+        SELECT ${t.id} AS id, ${sql.join(keys, sql`, `)} FROM ${t} WHERE ${o.where}
+      ), p AS MATERIALIZED (
+        SELECT x.id, row_number() OVER () AS ord FROM (
+          SELECT m.id FROM m ORDER BY ${sql.join(order, sql`, `)} ${window}) x
+      )
+      SELECT c.n AS matched, r.* FROM (SELECT count(*)::int AS n FROM m) c
+        LEFT JOIN (${o.rows(sql`p`)}) r ON true
+      ORDER BY r.ord`,
+      o.cap,
+    );
+  }
   const count =
     o.cap === undefined
       ? sql`SELECT count(*)::int AS n FROM ${t} WHERE ${o.where}`
@@ -370,12 +429,13 @@ async function plainPage<R>(db: Db, o: PlainOptions): Promise<{ rows: R[]; count
         ? sql`SELECT ${o.cap + 1}::int AS n`
         : sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${t} WHERE ${o.where}
              LIMIT ${o.cap + 1}) t`;
+  const order = o.orderBy.map((k) => sql`${k.by} ${k.dir}`);
   return pageRows<R>(
     db,
     sql`WITH p AS MATERIALIZED (
       SELECT x.id, row_number() OVER () AS ord FROM (
-        SELECT ${t.id} AS id FROM ${t} WHERE ${o.where} ORDER BY ${sql.join(o.orderBy, sql`, `)}
-        LIMIT ${o.pageSize} OFFSET ${(o.page - 1) * o.pageSize}) x
+        SELECT ${t.id} AS id FROM ${t} WHERE ${o.where} ORDER BY ${sql.join(order, sql`, `)}
+        ${window}) x
     )
     SELECT c.n AS matched, r.* FROM (${count}) c LEFT JOIN (${o.rows(sql`p`)}) r ON true
     ORDER BY r.ord`,
