@@ -1,21 +1,11 @@
-import fs from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
-import { openDatabase, type Database } from '../db/index.js';
-import { accounts } from '../db/schema.js';
-import { loadEnv } from '../env.js';
-import { hashPassword } from '../lib/passwords.js';
+import type { Database } from '../db/index.js';
 import { searchCacheListening } from '../search/cache.js';
-import { throwawayPostgres } from './helpers/child.js';
+import { loggedIn } from './helpers/actors.js';
 import { TestClient } from './helpers/client.js';
 import { registration } from './helpers/fixtures.js';
-import { eventually } from './helpers/scale.js';
+import { eventually, startReplicaApp, type ReplicaApp } from './helpers/scale.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const replicaServerUrl = process.env.TEST_DATABASE_READ_URL;
@@ -85,78 +75,43 @@ const METRICS_TOKEN = 'fallback-metrics-token-0123456789';
 describe.skipIf(!ready)(
   `read replica fallback${ready ? '' : ' (skipped: needs TEST_DATABASE_URL and TEST_DATABASE_READ_URL, a hot standby; .ci/run sets it up)'}`,
   () => {
-    let db: Awaited<ReturnType<typeof throwawayPostgres>>;
+    let replica: ReplicaApp;
     let database: Database;
-    let app: FastifyInstance;
     let url: string;
-    let dataDir: string;
     let proxy: ReplicaProxy;
     const logs: string[] = [];
-    const adminEmail = `admin-${Date.now()}@example.org`;
-    const adminPassword = 'admin password 123';
     const RETRY_MS = 1000;
     const CONNECT_TIMEOUT_MS = 800;
     const QUERY_TIMEOUT_MS = 1200;
 
     beforeAll(async () => {
-      db = await throwawayPostgres(serverUrl!, 'poruch_fallback');
-      const standby = new URL(replicaServerUrl!);
-      const direct = new URL(standby);
-      direct.pathname = `/${db.name}`;
-      // The new database reaches the standby with the WAL.
-      await eventually(async () => {
-        const c = new pg.Client({ connectionString: direct.toString() });
-        await c.connect();
-        await c.end();
-      }, 20_000);
-      proxy = new ReplicaProxy(standby.hostname, Number(standby.port || 5432));
-      const readUrl = new URL(direct);
-      readUrl.port = String(await proxy.listen());
-      dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-fallback-'));
-      const env = loadEnv({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'info',
-        DATA_DIR: dataDir,
-        DATABASE_URL: db.url,
-        DATABASE_READ_URL: readUrl.toString(),
-        REPLICA_RETRY_MS: String(RETRY_MS),
-        REPLICA_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
-        REPLICA_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
-        METRICS_TOKEN,
-        MAIL_WORKER: 'false',
-        RATE_LOGIN_PER_IP: '1000',
-        RATE_LOGIN_PER_ACCOUNT: '1000',
-        RATE_SIGNUP_PER_IP: '1000',
-      });
-      database = await openDatabase({
-        url: env.DATABASE_URL,
-        readUrl: env.DATABASE_READ_URL,
-        replicaConnectTimeoutMs: env.REPLICA_CONNECT_TIMEOUT_MS,
-        replicaQueryTimeoutMs: env.REPLICA_QUERY_TIMEOUT_MS,
-        dataDir: '',
+      replica = await startReplicaApp({
+        primary: serverUrl!,
+        standby: replicaServerUrl!,
+        name: 'poruch_fallback',
+        readUrl: async (standby) => {
+          proxy = new ReplicaProxy(standby.hostname, Number(standby.port || 5432));
+          const viaProxy = new URL(standby);
+          viaProxy.port = String(await proxy.listen());
+          return viaProxy;
+        },
+        env: {
+          LOG_LEVEL: 'info',
+          REPLICA_RETRY_MS: String(RETRY_MS),
+          REPLICA_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
+          REPLICA_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
+          METRICS_TOKEN,
+        },
         // Broken idle replica connections are expected here.
-        onPoolError: () => {},
+        database: { onPoolError: () => {} },
+        logStream: { write: (line) => logs.push(line) },
       });
-      await database.db.insert(accounts).values({
-        email: adminEmail,
-        passwordHash: await hashPassword(adminPassword),
-        type: 'ADMIN',
-        firstName: 'Admin',
-      });
-      app = await buildApp({ env, database, logStream: { write: (line) => logs.push(line) } });
-      const recovery = async () => {
-        const res = await app.db.execute(sql`select pg_is_in_recovery() as r`);
-        return (res as unknown as { rows: { r: boolean }[] }).rows[0]!.r;
-      };
-      app.get('/test/recovery/replica', { config: { replica: true } }, recovery);
-      url = await app.listen({ port: 0, host: '127.0.0.1' });
+      ({ database, url } = replica);
     }, 120_000);
 
     afterAll(async () => {
-      await app?.close();
+      await replica?.close();
       await proxy?.close();
-      await db?.drop();
-      if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
     });
 
     const anon = () => new TestClient(url);
@@ -177,12 +132,7 @@ describe.skipIf(!ready)(
       expect(await onStandby()).toBe(true);
       partner = new TestClient(url);
       await partner.init();
-      const admin = new TestClient(url);
-      await admin.init();
-      expect(
-        (await admin.post('/api/v1/auth/login', { email: adminEmail, password: adminPassword }))
-          .status,
-      ).toBe(200);
+      const { client: admin } = await loggedIn(replica, 'ADMIN');
       const created = await partner.post('/api/v1/auth/register', registration());
       expect(created.status).toBe(201);
       id = created.body.service.id as string;
@@ -267,9 +217,7 @@ describe.skipIf(!ready)(
         fallbacksBefore,
       );
       // Back from pending for the rest of the test.
-      const admin = new TestClient(url);
-      await admin.init();
-      await admin.post('/api/v1/auth/login', { email: adminEmail, password: adminPassword });
+      const { client: admin } = await loggedIn(replica, 'ADMIN');
       expect((await admin.post(`/api/v1/admin/services/${id}/approve`)).status).toBe(200);
       expectCorrect(await publicReads());
 

@@ -1,19 +1,12 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
-import { openDatabase, type Database } from '../db/index.js';
-import { accounts } from '../db/schema.js';
+import type { Database } from '../db/index.js';
 import { loadEnv } from '../env.js';
-import { hashPassword } from '../lib/passwords.js';
-import { throwawayPostgres } from './helpers/child.js';
+import { loggedIn } from './helpers/actors.js';
 import { TestClient } from './helpers/client.js';
 import { registration } from './helpers/fixtures.js';
-import { eventually } from './helpers/scale.js';
+import { eventually, serveReplicaApp, startReplicaApp, type ReplicaApp } from './helpers/scale.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const replicaServerUrl = process.env.TEST_DATABASE_READ_URL;
@@ -38,63 +31,24 @@ async function onStandby(query: string) {
 describe.skipIf(!ready)(
   `read replica${ready ? '' : ' (skipped: needs TEST_DATABASE_URL and TEST_DATABASE_READ_URL, a hot standby; .ci/run sets it up)'}`,
   () => {
-    let db: Awaited<ReturnType<typeof throwawayPostgres>>;
+    let replica: ReplicaApp;
     let database: Database;
-    let app: FastifyInstance;
     let url: string;
-    let dataDir: string;
-    const adminEmail = `admin-${Date.now()}@example.org`;
-    const adminPassword = 'admin password 123';
 
     beforeAll(async () => {
       // A run that died mid-test may have left replay paused.
       await onStandby('SELECT pg_wal_replay_resume()');
-      db = await throwawayPostgres(serverUrl!, 'poruch_scale');
-      const readUrl = new URL(replicaServerUrl!);
-      readUrl.pathname = `/${db.name}`;
-      // The new database reaches the standby with the WAL.
-      await eventually(async () => {
-        const c = new pg.Client({ connectionString: readUrl.toString() });
-        await c.connect();
-        await c.end();
-      }, 20_000);
-      dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-replica-'));
-      const env = loadEnv({
-        NODE_ENV: 'test',
-        DATA_DIR: dataDir,
-        DATABASE_URL: db.url,
-        DATABASE_READ_URL: readUrl.toString(),
-        MAIL_WORKER: 'false',
-        RATE_LOGIN_PER_IP: '1000',
-        RATE_LOGIN_PER_ACCOUNT: '1000',
-        RATE_SIGNUP_PER_IP: '1000',
+      replica = await startReplicaApp({
+        primary: serverUrl!,
+        standby: replicaServerUrl!,
+        name: 'poruch_scale',
       });
-      database = await openDatabase({
-        url: env.DATABASE_URL,
-        readUrl: env.DATABASE_READ_URL,
-        dataDir: '',
-      });
-      await database.db.insert(accounts).values({
-        email: adminEmail,
-        passwordHash: await hashPassword(adminPassword),
-        type: 'ADMIN',
-        firstName: 'Admin',
-      });
-      app = await buildApp({ env, database });
-      const recovery = async () => {
-        const res = await app.db.execute(sql`select pg_is_in_recovery() as r`);
-        return (res as unknown as { rows: { r: boolean }[] }).rows[0]!.r;
-      };
-      app.get('/test/recovery/replica', { config: { replica: true } }, recovery);
-      app.get('/test/recovery/primary', recovery);
-      url = await app.listen({ port: 0, host: '127.0.0.1' });
+      ({ database, url } = replica);
     }, 120_000);
 
     afterAll(async () => {
       await onStandby('SELECT pg_wal_replay_resume()').catch(() => {});
-      await app?.close();
-      await db?.drop();
-      if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+      await replica?.close();
     });
 
     it('runs replica routes on the standby and everything else on the primary', async () => {
@@ -110,12 +64,7 @@ describe.skipIf(!ready)(
       const anon = new TestClient(url);
       const partner = new TestClient(url);
       await partner.init();
-      const admin = new TestClient(url);
-      await admin.init();
-      expect(
-        (await admin.post('/api/v1/auth/login', { email: adminEmail, password: adminPassword }))
-          .status,
-      ).toBe(200);
+      const { client: admin } = await loggedIn(replica, 'ADMIN');
 
       const search = '/api/v1/services?country=PL';
       const map = '/api/v1/map?bbox=20,51,22,53&zoom=10';
@@ -193,28 +142,19 @@ describe.skipIf(!ready)(
 
     it('a replica further behind than REPLICA_MAX_LAG_MS: public reads go to the primary until it catches up', async () => {
       const MAX_LAG_MS = 300;
-      const env = loadEnv({
-        NODE_ENV: 'test',
-        DATA_DIR: dataDir,
-        DATABASE_URL: db.url,
-        DATABASE_READ_URL: database.pools!.read!.options.connectionString!,
-        REPLICA_MAX_LAG_MS: String(MAX_LAG_MS),
-        MAIL_WORKER: 'false',
-      });
-      const second = await openDatabase({
-        url: env.DATABASE_URL,
-        readUrl: env.DATABASE_READ_URL,
-        dataDir: '',
-        migrate: false,
-      });
-      const lagging = await buildApp({ env, database: second });
-      lagging.get('/test/recovery/replica', { config: { replica: true } }, async () => {
-        const res = await lagging.db.execute(sql`select pg_is_in_recovery() as r`);
-        return (res as unknown as { rows: { r: boolean }[] }).rows[0]!.r;
-      });
+      const lagging = await serveReplicaApp(
+        loadEnv({
+          NODE_ENV: 'test',
+          DATA_DIR: replica.dataDir,
+          DATABASE_URL: replica.db.url,
+          DATABASE_READ_URL: database.pools!.read!.options.connectionString!,
+          REPLICA_MAX_LAG_MS: String(MAX_LAG_MS),
+          MAIL_WORKER: 'false',
+        }),
+        { database: { migrate: false } },
+      );
       try {
-        const lagUrl = await lagging.listen({ port: 0, host: '127.0.0.1' });
-        const anon = new TestClient(lagUrl);
+        const anon = new TestClient(lagging.url);
         const servedByStandby = async () =>
           (await anon.get('/test/recovery/replica')).body as boolean;
         // Caught up (an idle primary is not lag): the replica serves.
@@ -260,7 +200,7 @@ describe.skipIf(!ready)(
         );
       } finally {
         await onStandby('SELECT pg_wal_replay_resume()').catch(() => {});
-        await lagging.close();
+        await lagging.app.close();
       }
     }, 60_000);
   },
