@@ -3,7 +3,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { searchCacheListening, searchCacheStamp } from '../search/cache.js';
 import { loggedIn, partner } from './helpers/actors.js';
 import type { TestClient } from './helpers/client.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -11,7 +13,8 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 /**
  * Issue 6: `GET /services/:id` of an approved service is the prerendered profile page with the
  * profile's first screen drawn in by the server (plugins/profileFirstScreen.ts), every value
- * escaped; a missing or unapproved id gets the plain page; the ETag follows the profile.
+ * escaped; a missing or unapproved id gets the plain page; the ETag follows the profile. Pages
+ * are kept in memory until the next write to services or vacancies (plugins/profilePageCache.ts).
  */
 
 function get(url: string, headers: Record<string, string> = {}) {
@@ -137,5 +140,121 @@ describe('the profile page with its first screen', () => {
     expect(edited.body).not.toContain('<script');
     expect(edited.body).not.toContain('<img src=x');
     expect(edited.body.match(/<\/template>/g)).toHaveLength(1);
+  });
+
+  /** Sets the used count with triggers off, so no `poruch_search` notification: a cached page misses it. */
+  const silently = (id: string, usedCount: number) =>
+    server.database.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL session_replication_role = replica`);
+      await tx.execute(sql`UPDATE services SET used_count = ${usedCount} WHERE id = ${id}`);
+    });
+  /**
+   * Waits until the last write's notification has reached every listening connection: on
+   * PostgreSQL each pooled connection listens, and the copies to the idle ones arrive a moment
+   * after the write returns, each retiring the pages kept meanwhile.
+   */
+  const quiet = async () => {
+    for (let before = await searchCacheStamp(server.app.db); ;) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const now = await searchCacheStamp(server.app.db);
+      if (now === before) return;
+      before = now;
+    }
+  };
+  const approve = async (id: string) =>
+    expect((await admin.post(`/api/v1/admin/services/${id}/approve`)).status).toBe(200);
+
+  it('a second view is served from memory: a row changed without a notification does not show, the next write through the app does', async () => {
+    // Without the listener each view reads the generation, which a silent change does not move.
+    await vi.waitFor(async () => expect(await searchCacheListening(server.app.db)).toBe(true));
+    const other = await partner(server);
+    const id = other.serviceId;
+    await approve(id);
+    await quiet();
+    const first = await page(id);
+    expect(first.body).toContain('Скористалися: 0');
+
+    await silently(id, 41);
+    // The row did change: the API reads it on every call.
+    expect((await admin.get(`/api/v1/services/${id}`)).body.usedCount).toBe(41);
+    const second = await page(id);
+    expect(second.body).toBe(first.body);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect((await page(id, { 'if-none-match': first.headers.etag! })).status).toBe(304);
+
+    // A used mark through the app retires the page before its response: the next view reads.
+    const mark = await admin.post(`/api/v1/services/${id}/used`, {
+      browserId: 'first-screen-cache-browser',
+    });
+    expect(mark.body).toEqual({ usedCount: 42, counted: true });
+    const third = await page(id, { 'if-none-match': first.headers.etag! });
+    expect(third.status).toBe(200);
+    expect(third.body).toContain('Скористалися: 42');
+    expect(third.headers.etag).not.toBe(first.headers.etag);
+  });
+
+  it('every kind of write shows on the next view: approval, used mark, vacancies, map, partner flag, edit, decline, deletion', async () => {
+    await vi.waitFor(async () => expect(await searchCacheListening(server.app.db)).toBe(true));
+    const other = await partner(server);
+    const id = other.serviceId;
+    const { service } = other.body;
+    let last = await page(id);
+    expect(last.body).toBe(SHELL);
+    /** Views the page (after `write`), checks it changed and that a view right after is the same. */
+    const next = async (write: () => Promise<{ status: number }>, shows: string | null) => {
+      const before = await page(id);
+      expect(before.body).toBe(last.body);
+      expect([200, 201]).toContain((await write()).status);
+      const after = await page(id);
+      if (shows === null) expect(after.body).toBe(SHELL);
+      else expect(after.body).toContain(shows);
+      expect(after.body).not.toBe(last.body);
+      expect(after.headers.etag).not.toBe(last.headers.etag);
+      expect((await page(id)).body).toBe(after.body);
+      last = after;
+    };
+
+    await next(() => admin.post(`/api/v1/admin/services/${id}/approve`), 'Скористалися: 0');
+    await next(
+      () => admin.post(`/api/v1/services/${id}/used`, { browserId: 'first-screen-writes' }),
+      'Скористалися: 1',
+    );
+    let vacancyId = '';
+    await next(async () => {
+      const res = await other.client.post(`/api/v1/my/services/${id}/vacancies`, {
+        name: 'Перукар',
+      });
+      vacancyId = res.body.id;
+      return res;
+    }, 'Вакансії (1)</a>');
+    await next(
+      () => other.client.put(`/api/v1/my/vacancies/${vacancyId}/open`, { isOpen: false }),
+      'Вакансії (0)</a>',
+    );
+    // Hiding from the map changes nothing shown: a silent change (no notification) before it
+    // shows only if the hiding's own notification retired the page.
+    await quiet();
+    expect((await page(id)).body).toBe(last.body);
+    await silently(id, 7);
+    expect((await page(id)).body).toBe(last.body);
+    await next(
+      () => other.client.put(`/api/v1/my/services/${id}/map`, { showOnMap: false }),
+      'Скористалися: 7',
+    );
+    await next(
+      () => admin.put(`/api/v1/admin/services/${id}/partner`, { isPartner: true }),
+      'badge--open',
+    );
+    await next(
+      () => other.client.put(`/api/v1/my/services/${id}`, { ...service, name: 'Салон «Верба»' }),
+      null,
+    );
+    await next(() => admin.post(`/api/v1/admin/services/${id}/approve`), 'Салон «Верба»');
+    await next(
+      () => admin.post(`/api/v1/admin/services/${id}/decline`, { reason: 'Не той сервіс' }),
+      null,
+    );
+    await next(() => admin.post(`/api/v1/admin/services/${id}/approve`), 'Салон «Верба»');
+    await next(() => other.client.delete(`/api/v1/my/services/${id}`), null);
   });
 });

@@ -9,6 +9,7 @@ import { PoruchError } from '@poruch/core';
 import type { Env } from '../env.js';
 import { findPublicProfile } from '../repositories/catalogue.js';
 import { renderProfileFirstScreen } from './profileFirstScreen.js';
+import { ProfilePageCache } from './profilePageCache.js';
 import { withAcceptEncoding } from './widgets.js';
 
 const API_PATHS = /^\/(api|env|healthz|readyz|metrics)(\/|$|\?)/;
@@ -130,14 +131,17 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
   };
   const shadowCss = readPagesFile('profile-shadow.css');
   const profileCss = readPagesFile('profile-page.css');
+  /** Profile pages kept until the next write to services or vacancies (profilePageCache.ts). */
+  const profilePages = new ProfilePageCache<Page>();
   /** The prerendered loading state inside the page's <main>, which a profile's first screen replaces. */
   const LOADING = /<div class="page-loading"[^>]*>[\s\S]*?<\/span><\/div>/;
 
   /**
    * The profile page of an approved service with its first screen drawn in (issue 6): a page of
-   * its own, built per request (the ETag hashes its body, so it changes whenever anything shown of
+   * its own per service (the ETag hashes its body, so it changes whenever anything shown of
    * the profile does: an edit, the used count, the open vacancies, a new build), compressed at a
-   * fast level. Null (the plain shell) when the id is not an approved service.
+   * fast level, and kept with its compressed forms until the next write (`profilePages`). Null
+   * (the plain shell) when the id is not an approved service.
    */
   const profilePage = async (file: string, id: string): Promise<Page | null> => {
     if (
@@ -150,17 +154,20 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
     const shell = pageOf(file);
     const html = shell.body.toString('utf8');
     if (!LOADING.test(html)) return null;
-    const profile = await findPublicProfile(app.db, id.toLowerCase());
-    if (!profile) return null;
-    const snippet = renderProfileFirstScreen(profile, shadowCss);
-    // The screen's own stylesheet (its width), inlined: the page only preloads it.
-    const body = Buffer.from(
-      html
-        .replace('</head>', () => `<style>${profileCss}</style></head>`)
-        .replace(LOADING, () => snippet),
-    );
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    return { body, etag, fast: true };
+    const key = id.toLowerCase();
+    return profilePages.get(app.db, `${file}\n${key}`, async () => {
+      const profile = await findPublicProfile(app.db, key);
+      if (!profile) return null;
+      const snippet = renderProfileFirstScreen(profile, shadowCss);
+      // The screen's own stylesheet (its width), inlined: the page only preloads it.
+      const body = Buffer.from(
+        html
+          .replace('</head>', () => `<style>${profileCss}</style></head>`)
+          .replace(LOADING, () => snippet),
+      );
+      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+      return { body, etag, fast: true };
+    });
   };
 
   const sendPage = (request: FastifyRequest, reply: FastifyReply, file: string | Page) => {
