@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import type { ServicePage } from '@poruch/core';
-import { CATEGORY_KEYS, getCountries } from '@poruch/core/lite';
+import { getCountries } from '@poruch/core/lite';
 import { ErrorState } from '../shared/ErrorState.js';
 import { categoryMessages } from '../shared/messages/categoryMessages.js';
 import { countryNameMessages } from '../shared/messages/countryNameMessages.js';
@@ -14,6 +14,8 @@ import {
   type SearchEventDetail,
   type ServiceFilters,
 } from '../map/filters.js';
+import { CategoryOptions } from '../ui/CategoryOptions.js';
+import { CountryOptions } from '../ui/CountryOptions.js';
 import { SEARCH_PARTS, searchStyles } from './searchStyles.js';
 
 export interface SearchProps extends WidgetBaseProps {
@@ -123,12 +125,7 @@ function SearchView(props: SearchProps) {
             value={draft.country ?? ''}
             onChange={(e) => apply({ ...draft, country: e.currentTarget.value })}
           >
-            <option value="">{t('widget.all_countries')}</option>
-            {countries.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.name}
-              </option>
-            ))}
+            <CountryOptions countries={countries} allLabel={t('widget.all_countries')} />
           </select>
         </div>
         <div className="field" part="field">
@@ -139,12 +136,7 @@ function SearchView(props: SearchProps) {
             value={draft.category ?? 'all'}
             onChange={(e) => apply({ ...draft, category: e.currentTarget.value })}
           >
-            <option value="all">{t('category.all')}</option>
-            {CATEGORY_KEYS.map((k) => (
-              <option key={k} value={k}>
-                {t(`category.${k}`)}
-              </option>
-            ))}
+            <CategoryOptions allValue="all" t={t} />
           </select>
         </div>
         <div className="field field--check" part="field">

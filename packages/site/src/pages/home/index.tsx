@@ -8,7 +8,8 @@ import {
   useState,
   type FormEvent,
 } from 'react';
-import { CATEGORY_KEYS, getCountries, type ServicePage, type VacancyPage } from '@poruch/core';
+import { getCountries, type ServicePage, type VacancyPage } from '@poruch/core';
+import { CategoryOptions, CountryOptions } from '@poruch/widgets';
 import { useApp } from '../../app/context.js';
 import { SocialBlock } from '../../chrome/SocialBlock.js';
 import { Link, useQuery } from '../../router/index.js';
@@ -179,12 +180,7 @@ export default function HomePage() {
               value={state.country}
               onChange={(e) => update({ country: e.target.value })}
             >
-              <option value="">{t('home_page.all_countries')}</option>
-              {countries.map((c) => (
-                <option key={c.code} value={c.code}>
-                  {c.name}
-                </option>
-              ))}
+              <CountryOptions countries={countries} allLabel={t('home_page.all_countries')} />
             </select>
           </div>
           <div className="field">
@@ -194,12 +190,7 @@ export default function HomePage() {
               value={state.category}
               onChange={(e) => update({ category: e.target.value })}
             >
-              <option value="">{t('category.all')}</option>
-              {CATEGORY_KEYS.map((c) => (
-                <option key={c} value={c}>
-                  {t(`category.${c}`)}
-                </option>
-              ))}
+              <CategoryOptions allValue="" t={t} />
             </select>
           </div>
           <button type="submit" className="button search-form__submit">
