@@ -1,6 +1,5 @@
 /** What the benchmarks share: a throwaway PostgreSQL database, the app on a port, autocannon. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -8,8 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
+import { throwawayPostgres } from '../src/__tests__/helpers/child.js';
 import { openDatabase, type Database } from '../src/db/index.js';
 import { settings } from '../src/db/schema.js';
 import { loadEnv } from '../src/env.js';
@@ -55,42 +54,36 @@ export const pct = (sorted: number[], p: number) =>
  * the database has that name and is reused when it exists (`created` says which).
  */
 export async function postgresDatabase(serverUrl: string, keep?: string) {
-  const name = keep ?? `poruch_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  const exists = keep
-    ? (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount
-    : 0;
-  if (!exists) await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), dataDir: '' });
+  const target = await throwawayPostgres(serverUrl, 'poruch_bench', { keep });
+  const database = await openDatabase({ url: target.url, dataDir: '' });
   return {
     database,
-    url: url.toString(),
-    created: !exists,
+    url: target.url,
+    created: target.created,
     drop: async () => {
       await database.close().catch(() => {}); // already closed with the app
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await target.drop();
     },
   };
 }
 
-/** The whole app on a free loopback port, over `database`; `close` closes the database too. */
-export async function serveApp(database: Database) {
+/**
+ * The whole app on a free loopback port, over `database`, with `env` over the bench's (silent, no
+ * demo seed); `close` closes the database too.
+ */
+export async function serveApp(database: Database, env: Record<string, string> = {}) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-bench-'));
-  const env = loadEnv({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    PORT: '0',
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'silent',
+  const app = await buildApp({
+    env: loadEnv({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'silent',
+      ...env,
+    }),
+    database,
   });
-  const app = await buildApp({ env, database });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     base,

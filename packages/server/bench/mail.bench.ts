@@ -17,13 +17,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
-import { buildApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/index.js';
 import { accounts } from '../src/db/schema.js';
-import { loadEnv } from '../src/env.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { TestClient } from '../src/__tests__/helpers/client.js';
-import { benchArgs, postgresDatabase } from './common.js';
+import { benchArgs, postgresDatabase, serveApp } from './common.js';
 
 const args = benchArgs({
   recipients: { type: 'string' },
@@ -88,20 +86,11 @@ async function pass(
   rate: number,
 ): Promise<Pass> {
   const smtp = await countingSmtp();
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-bench-mail-'));
-  const env = loadEnv({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    PORT: '0',
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'silent',
-    SMTP_URL: smtp.url,
-    MAIL_RATE_PER_MINUTE: String(rate),
-    MAIL_POLL_MS: '100',
-  });
   // The database outlives the app: the passes share it.
-  const app = await buildApp({ env, database: { ...database, close: async () => {} } });
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const { base, close } = await serveApp(
+    { ...database, close: async () => {} },
+    { SMTP_URL: smtp.url, MAIL_RATE_PER_MINUTE: String(rate), MAIL_POLL_MS: '100' },
+  );
   try {
     const admin = new TestClient(base);
     await admin.init();
@@ -141,9 +130,8 @@ async function pass(
       busiestSecond: busiest,
     };
   } finally {
-    await app.close();
+    await close();
     await smtp.close();
-    await fs.rm(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -91,18 +91,30 @@ export async function startChildServer(
   };
 }
 
-/** A new, empty database on the PostgreSQL server at `serverUrl`; `drop` removes it. */
-export async function throwawayPostgres(serverUrl: string, prefix = 'poruch_t') {
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+/**
+ * A new, empty database on the PostgreSQL server at `serverUrl`; `drop` removes it. With `keep`
+ * (a benchmark's seeded data), the database has that name and is reused when it exists
+ * (`created` says which).
+ */
+export async function throwawayPostgres(
+  serverUrl: string,
+  prefix = 'poruch_t',
+  { keep }: { keep?: string } = {},
+) {
+  const name = keep ?? `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  const exists = keep
+    ? (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount
+    : 0;
+  if (!exists) await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   const u = new URL(serverUrl);
   u.pathname = `/${name}`;
   return {
     name,
     url: u.toString(),
+    created: !exists,
     drop: async () => {
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();

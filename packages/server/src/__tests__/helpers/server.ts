@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../../app.js';
 import { openDatabase, type Database } from '../../db/index.js';
 import { loadEnv, type Env } from '../../env.js';
+import { throwawayPostgres } from './child.js';
 
 export interface TestServer {
   url: string;
@@ -27,23 +26,9 @@ export async function freshDatabase(): Promise<{ database: Database; drop(): Pro
     const database = await openDatabase({ dataDir: 'memory://' });
     return { database, drop: async () => {} };
   }
-  const name = `poruch_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), dataDir: '' });
-  return {
-    database,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  const target = await throwawayPostgres(serverUrl, 'poruch_test');
+  const database = await openDatabase({ url: target.url, dataDir: '' });
+  return { database, drop: target.drop };
 }
 
 /** The real HTTP server on a loopback port, over a fresh database. */
