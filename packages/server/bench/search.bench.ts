@@ -23,7 +23,6 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   serviceSearchQuerySchema,
   vacancySearchQuerySchema,
@@ -41,26 +40,19 @@ import {
 } from '../src/search/index.js';
 import { Random } from '../src/seed/random.js';
 import { seedSynthetic } from '../src/seed/synthetic.js';
-import { cannon, pct, postgresDatabase, serveApp } from './common.js';
+import { benchArgs, cannon, pct, postgresDatabase, serveApp } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    services: { type: 'string' },
-    vacancies: { type: 'string' },
-    requests: { type: 'string' },
-    duration: { type: 'string' },
-    quick: { type: 'boolean', default: false },
-    pg: {
-      type: 'string',
-      default:
-        process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres',
-    },
-    'no-pg': { type: 'boolean', default: false },
-    'no-pglite': { type: 'boolean', default: false },
-    'no-throughput': { type: 'boolean', default: false },
-    'data-dir': { type: 'string' },
-  },
+const args = benchArgs({
+  services: { type: 'string' },
+  vacancies: { type: 'string' },
+  requests: { type: 'string' },
+  duration: { type: 'string' },
+  'no-pglite': { type: 'boolean', default: false },
+  'no-throughput': { type: 'boolean', default: false },
+  'data-dir': { type: 'string' },
 });
+// A bare `--data-dir` (no folder) keeps nothing.
+const DATA_DIR = typeof args['data-dir'] === 'string' ? args['data-dir'] : undefined;
 const SERVICES = Number(args.services ?? (args.quick ? 10_000 : 100_000));
 const VACANCIES = Number(args.vacancies ?? SERVICES * 3);
 const REQUESTS = Number(args.requests ?? (args.quick ? 150 : 450));
@@ -405,9 +397,7 @@ async function throughput(
 
 /** PGlite, in memory: seeded, or loaded from the dump in --data-dir. */
 async function pglite() {
-  const dump = args['data-dir']
-    ? path.join(args['data-dir'], `pglite-${SERVICES}-${VACANCIES}.tar`)
-    : undefined;
+  const dump = DATA_DIR ? path.join(DATA_DIR, `pglite-${SERVICES}-${VACANCIES}.tar`) : undefined;
   const saved = dump ? await fs.readFile(dump).catch(() => undefined) : undefined;
   const database = await openDatabase({
     dataDir: 'memory://',
@@ -427,7 +417,7 @@ async function pglite() {
 
 /** PostgreSQL: a new database, or with --data-dir one kept under a fixed name. */
 async function postgres() {
-  if (!args['data-dir']) {
+  if (!DATA_DIR) {
     const { database, drop } = await postgresDatabase(args.pg);
     return { database, drop, seedMs: await prepare('PostgreSQL', database, false) };
   }
