@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
-import { afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MapPoint, MapResult } from '@poruch/core';
 import {
   cityAddress,
@@ -9,36 +9,24 @@ import {
   type SeededService,
 } from '../../__tests__/helpers/apiServer.js';
 import { findFrameRoot, stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
+import { sizeLeafletContainers, watchMapRequests } from '../../__tests__/helpers/leaflet.js';
 import { mountsFor, unmountAfterEach, type Attributes } from '../../__tests__/helpers/mounts.js';
 import { parseCenter, type ServiceFilters } from '../filters.js';
 import { PoruchMap } from '../PoruchMap.js';
 import '../element.js';
 
 /*
- * Leaflet does initialise in happy-dom (the base layer, panes and markers are built), but
- * happy-dom does no layout: every element measures 0×0, so the map's box would be a single
- * point. The suite gives Leaflet's container a size (800×600), which is all the controller
- * needs to ask for a real bbox; drawing itself (tiles, marker positions) is left to the
- * Playwright suites. Tiles are off (`tile-url="none"`), so nothing leaves the loopback.
+ * Leaflet's container is 800×600 (see sizeLeafletContainers). Tiles are off
+ * (`tile-url="none"`), so nothing leaves the loopback.
  */
 const WIDTH = 800;
 const HEIGHT = 600;
-const sized = (name: 'clientWidth' | 'clientHeight', size: number) => {
-  const original = Object.getOwnPropertyDescriptor(Element.prototype, name)!;
-  Object.defineProperty(HTMLElement.prototype, name, {
-    configurable: true,
-    get(this: HTMLElement) {
-      return this.classList.contains('leaflet-container') ? size : original.get!.call(this);
-    },
-  });
-};
 
 const api = apiServerForSuite();
 let lisbon: SeededService;
 
 beforeAll(async () => {
-  sized('clientWidth', WIDTH);
-  sized('clientHeight', HEIGHT);
+  sizeLeafletContainers(WIDTH, HEIGHT);
   lisbon = await api.addService({
     name: 'Кав’ярня «Лісабон»',
     category: 'food',
@@ -70,21 +58,6 @@ beforeAll(async () => {
 }, 60_000);
 
 unmountAfterEach('poruch-map');
-let fetchSpy: MockInstance<typeof fetch> | undefined;
-afterEach(() => {
-  fetchSpy?.mockRestore();
-  fetchSpy = undefined;
-});
-
-/** Watches the page's fetch (it still goes to the real server) for the map's requests. */
-const watchMapRequests = () => {
-  fetchSpy = vi.spyOn(window, 'fetch');
-  const spy = fetchSpy;
-  return () =>
-    spy.mock.calls
-      .map((c) => new URL(c[0] instanceof Request ? c[0].url : String(c[0])))
-      .filter((u) => u.pathname === '/api/v1/map');
-};
 
 const mounts = mountsFor(PoruchMap, 'poruch-map', ['zoom']);
 /** The common attributes: the real API, no tiles, the list view on. */
@@ -311,7 +284,7 @@ describe.each(mounts)('<poruch-map> as a %s', (name, rawMount) => {
       expect(requests().at(-1)!.origin).toBe(outage.url);
       await waitFor(() => expect(within(root).getByRole('alert')).toBeTruthy());
       // The retried call gets its answer (another 503) before the outage server closes.
-      await fetchSpy!.mock.results.at(-1)!.value;
+      await requests.spy.mock.results.at(-1)!.value;
       await waitFor(() => expect(stateOf(host)).toBe('error'));
     });
   });

@@ -1,7 +1,8 @@
 import { fireEvent, waitFor } from '@testing-library/dom';
-import { afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cityAddress, apiServerForSuite } from '../../__tests__/helpers/apiServer.js';
 import { findFrameRoot, stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
+import { sizeLeafletContainers, watchMapRequests } from '../../__tests__/helpers/leaflet.js';
 import { unmountAfterEach } from '../../__tests__/helpers/mounts.js';
 import '../element.js';
 
@@ -11,24 +12,14 @@ import '../element.js';
  * move the map (a move reloads and redraws), and when the focused marker does go (its cluster
  * split), the focus goes to the marker that replaced it, not back to the page's start.
  *
- * happy-dom does no layout, so Leaflet's container is given a size (800×600), as in
- * map.behaviour.test.tsx; markers are placed from that size. The API is the real server.
+ * happy-dom does no layout, so Leaflet's container is given a size (800×600, see
+ * sizeLeafletContainers); markers are placed from that size. The API is the real server.
  */
-const sized = (name: 'clientWidth' | 'clientHeight', size: number) => {
-  const original = Object.getOwnPropertyDescriptor(Element.prototype, name)!;
-  Object.defineProperty(HTMLElement.prototype, name, {
-    configurable: true,
-    get(this: HTMLElement) {
-      return this.classList.contains('leaflet-container') ? size : original.get!.call(this);
-    },
-  });
-};
 
 const api = apiServerForSuite();
 
 beforeAll(async () => {
-  sized('clientWidth', 800);
-  sized('clientHeight', 600);
+  sizeLeafletContainers(800, 600);
   await api.addService({
     name: 'Кав’ярня «Лісабон»',
     ...cityAddress(38.7223, -9.1393, 'Lisboa', 'PT'),
@@ -46,21 +37,6 @@ beforeAll(async () => {
 }, 60_000);
 
 unmountAfterEach('poruch-map');
-let fetchSpy: MockInstance<typeof fetch> | undefined;
-afterEach(() => {
-  fetchSpy?.mockRestore();
-  fetchSpy = undefined;
-});
-
-/** The map's requests to /api/v1/map so far (the page's fetch, still to the real server). */
-const watchMapRequests = () => {
-  fetchSpy = vi.spyOn(window, 'fetch');
-  const spy = fetchSpy;
-  return () =>
-    spy.mock.calls
-      .map((c) => new URL(c[0] instanceof Request ? c[0].url : String(c[0])))
-      .filter((u) => u.pathname === '/api/v1/map');
-};
 
 /** A `<poruch-map>` in the map view (not the list) on the real API, once it drew `expected`. */
 async function mountMap(attrs: Record<string, string>, marker: string) {
