@@ -83,6 +83,16 @@ export class MapController {
   private filters: ServiceFilters = {};
   private timer: ReturnType<typeof setTimeout> | undefined;
   private request: AbortController | undefined;
+  /**
+   * The query of the answer drawn or on its way. A `moveend` that asks for the same box, zoom
+   * and filters sends nothing: Leaflet fires one 200 ms after any resize that moved the centre's
+   * pixel, even when the size went back (a full-page screenshot, a rotated phone), and that
+   * reload redrew the markers under a keyboard's focus. Cleared when the call fails, so a retry
+   * or the next move asks again.
+   */
+  private asked: string | undefined;
+  /** The last answer drawn and its query. */
+  private shown: { query: string; data: MapResult } | undefined;
   private tilesFailed = false;
   /** Live instances, for the leak test and the benchmark. */
   static live = 0;
@@ -130,10 +140,15 @@ export class MapController {
     this.map.on('moveend', this.onMove);
   }
 
-  /** Sets the filters and loads again at once. */
+  /**
+   * Sets the filters and loads at once if they change the query. When they do not (`q`, which
+   * the map ignores, or `category: 'all'` for none), the answer drawn is handed to `onData`
+   * again: the caller went to `loading` and waits for an answer.
+   */
   setFilters(filters: ServiceFilters) {
     this.filters = filters;
-    this.load();
+    if (this.load()) return;
+    if (this.shown && this.shown.query === this.asked) this.options.onData(this.shown.data);
   }
 
   /** Moves the map; the move then loads the new box. */
@@ -146,32 +161,37 @@ export class MapController {
     this.timer = setTimeout(() => this.load(), this.options.debounceMs ?? 150);
   };
 
-  /** Asks the server for the visible box now, aborting any older request. */
-  load() {
+  /**
+   * Asks the server for the visible box now, aborting any older request, unless the same query
+   * is already drawn or on its way. Returns whether it asked.
+   */
+  load(): boolean {
     clearTimeout(this.timer);
-    this.request?.abort();
-    const request = new AbortController();
-    this.request = request;
     const b = this.map.getBounds();
     const bbox = [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()]
       .map((n) => Math.round(n * 1e4) / 1e4)
       .join(',');
-    this.options.api
-      .get<MapResult>('map', {
-        query: { bbox, zoom: Math.round(this.map.getZoom()), ...filterQuery(this.filters) },
-        signal: request.signal,
-      })
-      .then(
-        (data) => {
-          if (request.signal.aborted) return;
-          this.draw(data);
-          this.options.onData(data);
-        },
-        (e: unknown) => {
-          if (request.signal.aborted || isAbort(e)) return;
-          this.options.onError(e);
-        },
-      );
+    const query = { bbox, zoom: Math.round(this.map.getZoom()), ...filterQuery(this.filters) };
+    const key = JSON.stringify(query);
+    if (key === this.asked) return false;
+    this.asked = key;
+    this.request?.abort();
+    const request = new AbortController();
+    this.request = request;
+    this.options.api.get<MapResult>('map', { query, signal: request.signal }).then(
+      (data) => {
+        if (request.signal.aborted) return;
+        this.shown = { query: key, data };
+        this.draw(data);
+        this.options.onData(data);
+      },
+      (e: unknown) => {
+        if (request.signal.aborted || isAbort(e)) return;
+        this.asked = undefined;
+        this.options.onError(e);
+      },
+    );
+    return true;
   }
 
   /**
