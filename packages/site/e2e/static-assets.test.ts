@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawGet } from '../../server/src/__tests__/helpers/rawGet.js';
 import { REPO_ROOT, startServer, type RunningServer } from './fixtures/index.js';
 
 /**
@@ -19,27 +19,6 @@ const walk = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
   );
-
-/** A GET that shows the body as sent (fetch would decode it). */
-function get(url: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
-    (resolve, reject) => {
-      http
-        .get(url, { headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: Buffer.concat(chunks),
-            }),
-          );
-        })
-        .on('error', reject);
-    },
-  );
-}
 
 describe('precompressed build output', () => {
   const cases = [
@@ -82,7 +61,7 @@ describe('the built server: caching of static files', () => {
   });
 
   it('sends the prerendered home with an ETag, and 304 when it is unchanged', async () => {
-    const home = await get(`${server.baseUrl}/`, { 'accept-encoding': 'br' });
+    const home = await rawGet(`${server.baseUrl}/`, { 'accept-encoding': 'br' });
     expect(home.status).toBe(200);
     expect(home.headers['content-encoding']).toBe('br');
     expect(home.headers.vary).toMatch(/accept-encoding/i);
@@ -92,10 +71,10 @@ describe('the built server: caching of static files', () => {
     expect(html).toContain('<div inert="" class="app-prerendered" data-prerendered-route="home">');
     expect(html).toContain('class="hero__title"');
     expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/home-[\w-]+\.js">/);
-    const again = await get(`${server.baseUrl}/`, { 'if-none-match': home.headers.etag! });
+    const again = await rawGet(`${server.baseUrl}/`, { 'if-none-match': home.headers.etag! });
     expect(again.status).toBe(304);
 
-    const profile = await get(`${server.baseUrl}/services/anything`);
+    const profile = await rawGet(`${server.baseUrl}/services/anything`);
     expect(profile.body.toString()).toContain('data-prerendered-route="profile"');
     expect(profile.body.toString()).toMatch(/modulepreload[^>]+\/assets\/profile-[\w-]+\.js/);
   });
@@ -104,7 +83,9 @@ describe('the built server: caching of static files', () => {
     const index = readFileSync(path.join(SITE, 'index.html'), 'utf8');
     const entry = index.match(/src="(\/assets\/index-[\w-]+\.js)"/)?.[1];
     expect(entry).toBeTruthy();
-    const res = await get(`${server.baseUrl}${entry}`, { 'accept-encoding': 'gzip, deflate, br' });
+    const res = await rawGet(`${server.baseUrl}${entry}`, {
+      'accept-encoding': 'gzip, deflate, br',
+    });
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.headers['content-encoding']).toBe('br');
@@ -113,7 +94,7 @@ describe('the built server: caching of static files', () => {
   });
 
   it('widgets: the moving loader revalidates, its hashed chunks are immutable', async () => {
-    const loader = await get(`${server.baseUrl}/widgets/v0/poruch.js`, {
+    const loader = await rawGet(`${server.baseUrl}/widgets/v0/poruch.js`, {
       'accept-encoding': 'gzip',
     });
     expect(loader.status).toBe(200);
@@ -122,14 +103,14 @@ describe('the built server: caching of static files', () => {
     const text = gunzipSync(loader.body).toString();
     expect(
       (
-        await get(`${server.baseUrl}/widgets/v0/poruch.js`, {
+        await rawGet(`${server.baseUrl}/widgets/v0/poruch.js`, {
           'if-none-match': loader.headers.etag!,
         })
       ).status,
     ).toBe(304);
     const chunk = text.match(/import\("\.\/([\w/-]+-[\w-]{8}\.js)"\)/)?.[1];
     expect(chunk, 'the loader imports a hashed chunk').toBeTruthy();
-    const res = await get(`${server.baseUrl}/widgets/v0/${chunk}`, { 'accept-encoding': 'br' });
+    const res = await rawGet(`${server.baseUrl}/widgets/v0/${chunk}`, { 'accept-encoding': 'br' });
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.headers['content-encoding']).toBe('br');

@@ -1,38 +1,13 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { widgetsPlugin } from '../plugins/widgets.js';
+import { rawGet } from './helpers/rawGet.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-
-/**
- * A raw HTTP GET (node:http, not fetch): fetch would decode the body and hide which encoding the
- * server chose. Returns the status, the headers and the body bytes as sent.
- */
-function get(
-  url: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks),
-          }),
-        );
-      })
-      .on('error', reject);
-  });
-}
 
 const JS = `export const answer = ${'"precompressed ".repeat(200) + '.repeat(5)}42;\n`;
 
@@ -77,16 +52,16 @@ describe('the built site: caching and precompressed files', () => {
   });
 
   it('serves a content-hashed asset as immutable for a year', async () => {
-    const res = await get(`${server.url}/assets/index-AbCd1234.js`);
+    const res = await rawGet(`${server.url}/assets/index-AbCd1234.js`);
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.body.toString()).toBe(JS);
     // Unhashed files revalidate every time.
-    expect((await get(`${server.url}/sw.js`)).headers['cache-control']).toBe('no-cache');
+    expect((await rawGet(`${server.url}/sw.js`)).headers['cache-control']).toBe('no-cache');
   });
 
   it('sends the brotli or gzip copy by Accept-Encoding, with Vary', async () => {
-    const br = await get(`${server.url}/assets/index-AbCd1234.js`, {
+    const br = await rawGet(`${server.url}/assets/index-AbCd1234.js`, {
       'accept-encoding': 'gzip, deflate, br',
     });
     expect(br.headers['content-encoding']).toBe('br');
@@ -94,12 +69,14 @@ describe('the built site: caching and precompressed files', () => {
     expect(br.headers['content-type']).toMatch(/javascript/);
     expect(brotliDecompressSync(br.body).toString()).toBe(JS);
 
-    const gz = await get(`${server.url}/assets/index-AbCd1234.js`, { 'accept-encoding': 'gzip' });
+    const gz = await rawGet(`${server.url}/assets/index-AbCd1234.js`, {
+      'accept-encoding': 'gzip',
+    });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gz.headers.vary?.toLowerCase()).toContain('accept-encoding');
     expect(gunzipSync(gz.body).toString()).toBe(JS);
 
-    const plain = await get(`${server.url}/assets/index-AbCd1234.js`, {
+    const plain = await rawGet(`${server.url}/assets/index-AbCd1234.js`, {
       'accept-encoding': 'identity',
     });
     expect(plain.headers['content-encoding']).toBeUndefined();
@@ -108,7 +85,7 @@ describe('the built site: caching and precompressed files', () => {
   });
 
   it('answers each route with its prerendered page, an ETag and 304 when unchanged', async () => {
-    const home = await get(`${server.url}/`);
+    const home = await rawGet(`${server.url}/`);
     expect(home.status).toBe(200);
     expect(home.body.toString()).toContain('data-route="home"');
     expect(home.headers['cache-control']).toBe('no-cache');
@@ -116,39 +93,39 @@ describe('the built site: caching and precompressed files', () => {
     const etag = home.headers.etag!;
     expect(etag).toMatch(/^"[^"]+"$/);
 
-    const again = await get(`${server.url}/`, { 'if-none-match': etag });
+    const again = await rawGet(`${server.url}/`, { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
     expect(again.headers.etag).toBe(etag);
-    expect((await get(`${server.url}/`, { 'if-none-match': '"stale"' })).status).toBe(200);
+    expect((await rawGet(`${server.url}/`, { 'if-none-match': '"stale"' })).status).toBe(200);
 
-    const profile = await get(`${server.url}/services/42/contacts?x=1`);
+    const profile = await rawGet(`${server.url}/services/42/contacts?x=1`);
     expect(profile.body.toString()).toContain('data-route="profile"');
     expect(profile.headers.etag).not.toBe(etag);
     // A path no route knows gets index.html (the app sends the visitor home).
     // A missing asset is a 404, not a page (a module script would fail on the HTML's MIME type).
     for (const missing of ['/assets/index-Gone1234.js', '/gone.css', '/flags/4x3/zz.svg']) {
-      const res = await get(`${server.url}${missing}`);
+      const res = await rawGet(`${server.url}${missing}`);
       expect(res.status, missing).toBe(404);
       expect(res.headers['content-type'], missing).not.toMatch(/html/);
     }
-    const unknown = await get(`${server.url}/no/such/page`);
+    const unknown = await rawGet(`${server.url}/no/such/page`);
     expect(unknown.status).toBe(200);
     expect(unknown.body.toString()).toContain('<title>shell</title>');
   });
 
   it('compresses the pages too, with the same validator', async () => {
-    const plain = await get(`${server.url}/services/7`);
-    const br = await get(`${server.url}/services/7`, { 'accept-encoding': 'br, gzip' });
+    const plain = await rawGet(`${server.url}/services/7`);
+    const br = await rawGet(`${server.url}/services/7`, { 'accept-encoding': 'br, gzip' });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.vary).toMatch(/accept-encoding/i);
     expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
     expect(br.body.length).toBeLessThan(plain.body.length / 5);
-    const gz = await get(`${server.url}/services/7`, { 'accept-encoding': 'gzip;q=1, br;q=0' });
+    const gz = await rawGet(`${server.url}/services/7`, { 'accept-encoding': 'gzip;q=1, br;q=0' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
     expect(
-      (await get(`${server.url}/services/7`, { 'if-none-match': br.headers.etag! })).status,
+      (await rawGet(`${server.url}/services/7`, { 'if-none-match': br.headers.etag! })).status,
     ).toBe(304);
   });
 });
@@ -188,7 +165,7 @@ describe('the widgets build: caching and precompressed files', () => {
 
   it('serves hashed chunks as immutable under the moving major and the exact version', async () => {
     for (const prefix of ['v9', '9.8.7']) {
-      const res = await get(`${url}/widgets/${prefix}/chunks/runtime-Xy_9abcd.js`);
+      const res = await rawGet(`${url}/widgets/${prefix}/chunks/runtime-Xy_9abcd.js`);
       expect(res.status, prefix).toBe(200);
       expect(res.headers['cache-control'], prefix).toBe('public, max-age=31536000, immutable');
       expect(res.body.toString()).toBe(chunk);
@@ -196,36 +173,36 @@ describe('the widgets build: caching and precompressed files', () => {
   });
 
   it('gives the moving loader a short cache, an ETag and 304 when unchanged', async () => {
-    const res = await get(`${url}/widgets/v9/poruch.js`);
+    const res = await rawGet(`${url}/widgets/v9/poruch.js`);
     expect(res.headers['cache-control']).toBe('public, max-age=300, stale-while-revalidate=86400');
     const etag = res.headers.etag!;
     expect(etag).toMatch(/^W\/"sha384-/);
-    const again = await get(`${url}/widgets/v9/poruch.js`, { 'if-none-match': etag });
+    const again = await rawGet(`${url}/widgets/v9/poruch.js`, { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
     // The strong form of the same tag matches too; another build's tag does not.
-    const strong = await get(`${url}/widgets/v9/poruch.js`, {
+    const strong = await rawGet(`${url}/widgets/v9/poruch.js`, {
       'if-none-match': etag.replace(/^W\//, ''),
     });
     expect(strong.status).toBe(304);
-    expect((await get(`${url}/widgets/v9/poruch.js`, { 'if-none-match': 'W/"x"' })).status).toBe(
+    expect((await rawGet(`${url}/widgets/v9/poruch.js`, { 'if-none-match': 'W/"x"' })).status).toBe(
       200,
     );
     // The exact version's loader is pinned, so immutable.
-    expect((await get(`${url}/widgets/9.8.7/poruch.js`)).headers['cache-control']).toContain(
+    expect((await rawGet(`${url}/widgets/9.8.7/poruch.js`)).headers['cache-control']).toContain(
       'immutable',
     );
     // manifest.json (unhashed, no SRI of its own) revalidates as well.
-    const manifest = await get(`${url}/widgets/v9/manifest.json`);
+    const manifest = await rawGet(`${url}/widgets/v9/manifest.json`);
     expect(manifest.headers.etag).toMatch(/^W\/"sha384-/);
     expect(
-      (await get(`${url}/widgets/v9/manifest.json`, { 'if-none-match': manifest.headers.etag! }))
+      (await rawGet(`${url}/widgets/v9/manifest.json`, { 'if-none-match': manifest.headers.etag! }))
         .status,
     ).toBe(304);
   });
 
   it('sends the precompressed copy by Accept-Encoding, with Vary, CORS intact', async () => {
-    const br = await get(`${url}/widgets/v9/chunks/runtime-Xy_9abcd.js`, {
+    const br = await rawGet(`${url}/widgets/v9/chunks/runtime-Xy_9abcd.js`, {
       'accept-encoding': 'gzip, deflate, br',
     });
     expect(br.headers['content-encoding']).toBe('br');
@@ -234,11 +211,11 @@ describe('the widgets build: caching and precompressed files', () => {
     expect(br.headers['content-type']).toMatch(/^text\/javascript/);
     expect(brotliDecompressSync(br.body).toString()).toBe(chunk);
 
-    const gz = await get(`${url}/widgets/v9/poruch.js`, { 'accept-encoding': 'gzip' });
+    const gz = await rawGet(`${url}/widgets/v9/poruch.js`, { 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.body).toString()).toBe(loader);
 
-    const plain = await get(`${url}/widgets/v9/poruch.js`);
+    const plain = await rawGet(`${url}/widgets/v9/poruch.js`);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toMatch(/accept-encoding/i);
     expect(plain.body.toString()).toBe(loader);
