@@ -8,9 +8,10 @@ import {
   type ReactNode,
 } from 'react';
 import root from 'react-shadow';
+import { missingTranslation } from '@poruch/core/lite';
 import { emit as emitEvent } from '../emit.js';
 import { createWidgetApi } from './createWidgetApi.js';
-import { createWidgetI18n } from './createWidgetI18n.js';
+import { loadWidgetI18n, loadedWidgetI18n, type WidgetI18n } from './createWidgetI18n.js';
 import type { Messages } from './messages.js';
 import { resolveLang } from './lang.js';
 import { SHELL_STYLES } from './theme.js';
@@ -128,7 +129,17 @@ export function WidgetShell(props: WidgetShellProps) {
   });
 
   const messages = props.messages;
-  const i18n = useMemo(() => createWidgetI18n(lang, messages), [lang, messages]);
+  // A language other than the inline default (ua) is imported when a widget shows it. Until it
+  // is here the shell shows nothing (never raw keys); after a language change it keeps showing
+  // the previous language until the new one is here.
+  const current = loadedWidgetI18n(lang, messages);
+  const [shown, setShown] = useState<WidgetI18n | undefined>(current);
+  if (current && current !== shown) setShown(current);
+  const i18n = current ?? shown;
+  const [, setLoads] = useState(0);
+  // Started while rendering, not in an effect (preact runs those after a frame): the chunks are
+  // requested as soon as the element is connected. Idempotent; the effect below waits for them.
+  if (!current) loadWidgetI18n(lang, messages).catch(() => undefined);
   const readCredentials = props.readCredentials;
   const api = useMemo(
     () => createWidgetApi({ apiBase, ...(readCredentials ? { readCredentials } : {}) }),
@@ -161,11 +172,31 @@ export function WidgetShell(props: WidgetShellProps) {
     [emit, getHost],
   );
 
+  useEffect(() => {
+    if (current) return;
+    let live = true;
+    loadWidgetI18n(lang, messages).then(
+      () => {
+        if (live) setLoads((n) => n + 1);
+      },
+      (error: unknown) => {
+        if (!live) return;
+        console.error(`[poruch] could not load the ${lang} translations`, error);
+        // With a language on screen the widget stays in it; with none it has nothing to show.
+        if (!shown) setState('error', error);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [current, lang, messages, shown, setState]);
+
   const value = useMemo<WidgetContextValue>(
     () => ({
       api,
-      t: i18n.t,
-      lang,
+      // Until a language is loaded the content is not rendered, so this `t` is never called.
+      t: i18n ? i18n.t : missingTranslation,
+      lang: i18n ? i18n.lang : lang,
       siteBase: api.base,
       emit,
       setState,
@@ -184,9 +215,11 @@ export function WidgetShell(props: WidgetShellProps) {
       {...({ exportparts: parts.join(', ') } as Record<string, string>)}
     >
       <style>{SHELL_STYLES + styles}</style>
-      <div className="poruch-root" part="root" lang={lang === 'ua' ? 'uk' : 'en-GB'}>
-        <WidgetContext.Provider value={value}>{children}</WidgetContext.Provider>
-      </div>
+      {i18n && (
+        <div className="poruch-root" part="root" lang={i18n.lang === 'ua' ? 'uk' : 'en-GB'}>
+          <WidgetContext.Provider value={value}>{children}</WidgetContext.Provider>
+        </div>
+      )}
     </ShadowDiv>
   );
 }

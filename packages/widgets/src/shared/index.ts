@@ -39,7 +39,8 @@
  *    - Text: `t('widget.…')`, keys in core's `locales/{ua,en_GB}.json`. `common`, `error` and
  *      `widget` are always there; pass the other namespaces as a module-level constant:
  *      `const MESSAGES = [categoryMessages, vacanciesMessages]` → `<WidgetShell messages={MESSAGES}>`
- *      (messages.ts), so each page downloads only the translations its widgets use.
+ *      (messages.ts), so each page downloads only the translations its widgets use, in the
+ *      language they show (the shell renders the content once that language's chunks are in).
  *    - Effects clean up after themselves: the element unmounts the tree when removed.
  * 2. `src/thing/element.ts`: `export const PoruchThingElement = defineWidget({ tag:
  *    'poruch-thing', component: PoruchThing, attributes: { 'service-id': 'string' } })`. The
@@ -52,11 +53,11 @@
  *
  * Do not use core's `createApiClient` or `createI18n` in a widget: they bring ky, zod,
  * i18next and every translation (about 130 KB gzip). {@link createWidgetApi} and
- * {@link createWidgetI18n} keep their rules at a fraction of the size.
+ * {@link loadWidgetI18n} keep their rules at a fraction of the size.
  */
 export { createWidgetApi } from './createWidgetApi.js';
 export type { WidgetApi, WidgetApiOptions, CallOptions, Query } from './createWidgetApi.js';
-export { createWidgetI18n } from './createWidgetI18n.js';
+export { loadWidgetI18n, loadedWidgetI18n } from './createWidgetI18n.js';
 export type { WidgetI18n } from './createWidgetI18n.js';
 export * from './messages.js';
 export { defineWidget } from './defineWidget.js';

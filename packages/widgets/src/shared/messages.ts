@@ -1,14 +1,23 @@
 import type { LocaleCode } from '@poruch/core/lite';
 
-/** Translations of some namespaces in both languages: what a widget passes to WidgetShell. */
-export type Messages = Readonly<Record<LocaleCode, Readonly<Record<string, unknown>>>>;
+/** Namespaces of core's locale files by name: `{ map: {…} }`. */
+export type Namespaces = Readonly<Record<string, unknown>>;
+
+/**
+ * Some namespaces of core's locale files in each language: what a widget passes to WidgetShell.
+ * The default language (ua) is inline; the others are a loader that imports that language's
+ * chunk, so a page downloads and evaluates them only when a widget shows them.
+ */
+export type Messages = Readonly<Record<LocaleCode, Namespaces | (() => Promise<Namespaces>)>>;
 
 // One module per namespace of core's locale files (./messages/), so that each element's chunk
 // holds only the translations it uses: the script-tag build splits the JSON files by top-level
-// key, and a module imported by one widget lands in that widget's chunk. `common`, `error` and
-// `widget` are always there; a widget imports the others it needs from ./messages/ directly
-// (not from this file, which would make every namespace part of every element's graph):
-// `<WidgetShell messages={[categoryMessages, mapMessages]}>`.
+// key, and a module imported by one widget lands in that widget's chunk. Ukrainian, the
+// default, is imported statically (a widget shows it without waiting); English is imported
+// dynamically from ./messages/en_GB/, one chunk per namespace, when a widget shows it.
+// `common`, `error` and `widget` are always there; a widget imports the others it needs from
+// ./messages/ directly (not from this file, which would make every namespace part of every
+// element's graph): `<WidgetShell messages={[categoryMessages, mapMessages]}>`.
 export { categoryMessages } from './messages/categoryMessages.js';
 export { commonMessages } from './messages/commonMessages.js';
 export { countryNameMessages } from './messages/countryNameMessages.js';

@@ -1,6 +1,8 @@
+import { category } from '@poruch/core/locales/ua.json';
 import type { Messages } from '../messages.js';
-import { category as en } from '@poruch/core/locales/en_GB.json';
-import { category as ua } from '@poruch/core/locales/ua.json';
 
-/** The `category.*` keys in both languages. */
-export const categoryMessages: Messages = { ua: { category: ua }, en_GB: { category: en } };
+/** The `category.*` keys: Ukrainian inline, English a chunk of its own. */
+export const categoryMessages: Messages = {
+  ua: { category },
+  en_GB: () => import('./en_GB/category.js'),
+};

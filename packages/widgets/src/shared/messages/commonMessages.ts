@@ -1,6 +1,8 @@
+import { common } from '@poruch/core/locales/ua.json';
 import type { Messages } from '../messages.js';
-import { common as en } from '@poruch/core/locales/en_GB.json';
-import { common as ua } from '@poruch/core/locales/ua.json';
 
-/** The `common.*` keys in both languages. */
-export const commonMessages: Messages = { ua: { common: ua }, en_GB: { common: en } };
+/** The `common.*` keys: Ukrainian inline, English a chunk of its own. */
+export const commonMessages: Messages = {
+  ua: { common },
+  en_GB: () => import('./en_GB/common.js'),
+};

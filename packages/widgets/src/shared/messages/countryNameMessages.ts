@@ -1,9 +1,8 @@
+import { country_name } from '@poruch/core/locales/ua.json';
 import type { Messages } from '../messages.js';
-import { country_name as en } from '@poruch/core/locales/en_GB.json';
-import { country_name as ua } from '@poruch/core/locales/ua.json';
 
-/** The `country_name.*` keys in both languages. */
+/** The `country_name.*` keys: Ukrainian inline, English a chunk of its own. */
 export const countryNameMessages: Messages = {
-  ua: { country_name: ua },
-  en_GB: { country_name: en },
+  ua: { country_name },
+  en_GB: () => import('./en_GB/country_name.js'),
 };

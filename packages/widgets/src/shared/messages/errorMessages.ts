@@ -1,6 +1,8 @@
+import { error } from '@poruch/core/locales/ua.json';
 import type { Messages } from '../messages.js';
-import { error as en } from '@poruch/core/locales/en_GB.json';
-import { error as ua } from '@poruch/core/locales/ua.json';
 
-/** The `error.*` keys in both languages. */
-export const errorMessages: Messages = { ua: { error: ua }, en_GB: { error: en } };
+/** The `error.*` keys: Ukrainian inline, English a chunk of its own. */
+export const errorMessages: Messages = {
+  ua: { error },
+  en_GB: () => import('./en_GB/error.js'),
+};

@@ -1,6 +1,8 @@
+import { field } from '@poruch/core/locales/ua.json';
 import type { Messages } from '../messages.js';
-import { field as en } from '@poruch/core/locales/en_GB.json';
-import { field as ua } from '@poruch/core/locales/ua.json';
 
-/** The `field.*` keys in both languages. */
-export const fieldMessages: Messages = { ua: { field: ua }, en_GB: { field: en } };
+/** The `field.*` keys: Ukrainian inline, English a chunk of its own. */
+export const fieldMessages: Messages = {
+  ua: { field },
+  en_GB: () => import('./en_GB/field.js'),
+};

@@ -1,6 +1,8 @@
+import { flag } from '@poruch/core/locales/ua.json';
 import type { Messages } from '../messages.js';
-import { flag as en } from '@poruch/core/locales/en_GB.json';
-import { flag as ua } from '@poruch/core/locales/ua.json';
 
-/** The `flag.*` keys in both languages. */
-export const flagMessages: Messages = { ua: { flag: ua }, en_GB: { flag: en } };
+/** The `flag.*` keys: Ukrainian inline, English a chunk of its own. */
+export const flagMessages: Messages = {
+  ua: { flag },
+  en_GB: () => import('./en_GB/flag.js'),
+};

@@ -1,6 +1,8 @@
+import { home } from '@poruch/core/locales/ua.json';
 import type { Messages } from '../messages.js';
-import { home as en } from '@poruch/core/locales/en_GB.json';
-import { home as ua } from '@poruch/core/locales/ua.json';
 
-/** The `home.*` keys in both languages. */
-export const homeMessages: Messages = { ua: { home: ua }, en_GB: { home: en } };
+/** The `home.*` keys: Ukrainian inline, English a chunk of its own. */
+export const homeMessages: Messages = {
+  ua: { home },
+  en_GB: () => import('./en_GB/home.js'),
+};

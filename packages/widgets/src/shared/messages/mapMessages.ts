@@ -1,6 +1,8 @@
+import { map } from '@poruch/core/locales/ua.json';
 import type { Messages } from '../messages.js';
-import { map as en } from '@poruch/core/locales/en_GB.json';
-import { map as ua } from '@poruch/core/locales/ua.json';
 
-/** The `map.*` keys in both languages. */
-export const mapMessages: Messages = { ua: { map: ua }, en_GB: { map: en } };
+/** The `map.*` keys: Ukrainian inline, English a chunk of its own. */
+export const mapMessages: Messages = {
+  ua: { map },
+  en_GB: () => import('./en_GB/map.js'),
+};

@@ -1,9 +1,8 @@
+import { report_reason } from '@poruch/core/locales/ua.json';
 import type { Messages } from '../messages.js';
-import { report_reason as en } from '@poruch/core/locales/en_GB.json';
-import { report_reason as ua } from '@poruch/core/locales/ua.json';
 
-/** The `report_reason.*` keys in both languages. */
+/** The `report_reason.*` keys: Ukrainian inline, English a chunk of its own. */
 export const reportReasonMessages: Messages = {
-  ua: { report_reason: ua },
-  en_GB: { report_reason: en },
+  ua: { report_reason },
+  en_GB: () => import('./en_GB/report_reason.js'),
 };

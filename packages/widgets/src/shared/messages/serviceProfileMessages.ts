@@ -1,9 +1,8 @@
+import { service_profile } from '@poruch/core/locales/ua.json';
 import type { Messages } from '../messages.js';
-import { service_profile as en } from '@poruch/core/locales/en_GB.json';
-import { service_profile as ua } from '@poruch/core/locales/ua.json';
 
-/** The `service_profile.*` keys in both languages. */
+/** The `service_profile.*` keys: Ukrainian inline, English a chunk of its own. */
 export const serviceProfileMessages: Messages = {
-  ua: { service_profile: ua },
-  en_GB: { service_profile: en },
+  ua: { service_profile },
+  en_GB: () => import('./en_GB/service_profile.js'),
 };

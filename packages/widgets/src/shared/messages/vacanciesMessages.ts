@@ -1,6 +1,8 @@
+import { vacancies } from '@poruch/core/locales/ua.json';
 import type { Messages } from '../messages.js';
-import { vacancies as en } from '@poruch/core/locales/en_GB.json';
-import { vacancies as ua } from '@poruch/core/locales/ua.json';
 
-/** The `vacancies.*` keys in both languages. */
-export const vacanciesMessages: Messages = { ua: { vacancies: ua }, en_GB: { vacancies: en } };
+/** The `vacancies.*` keys: Ukrainian inline, English a chunk of its own. */
+export const vacanciesMessages: Messages = {
+  ua: { vacancies },
+  en_GB: () => import('./en_GB/vacancies.js'),
+};

@@ -1,6 +1,8 @@
+import { validation } from '@poruch/core/locales/ua.json';
 import type { Messages } from '../messages.js';
-import { validation as en } from '@poruch/core/locales/en_GB.json';
-import { validation as ua } from '@poruch/core/locales/ua.json';
 
-/** The `validation.*` keys in both languages. */
-export const validationMessages: Messages = { ua: { validation: ua }, en_GB: { validation: en } };
+/** The `validation.*` keys: Ukrainian inline, English a chunk of its own. */
+export const validationMessages: Messages = {
+  ua: { validation },
+  en_GB: () => import('./en_GB/validation.js'),
+};

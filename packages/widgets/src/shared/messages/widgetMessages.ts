@@ -1,6 +1,8 @@
+import { widget } from '@poruch/core/locales/ua.json';
 import type { Messages } from '../messages.js';
-import { widget as en } from '@poruch/core/locales/en_GB.json';
-import { widget as ua } from '@poruch/core/locales/ua.json';
 
-/** The `widget.*` keys in both languages. */
-export const widgetMessages: Messages = { ua: { widget: ua }, en_GB: { widget: en } };
+/** The `widget.*` keys: Ukrainian inline, English a chunk of its own. */
+export const widgetMessages: Messages = {
+  ua: { widget },
+  en_GB: () => import('./en_GB/widget.js'),
+};

@@ -1,0 +1,8 @@
+export {
+  add_service,
+  confirm,
+  dashboard,
+  my_services,
+  registration,
+  service_status,
+} from '@poruch/core/locales/en_GB.json';

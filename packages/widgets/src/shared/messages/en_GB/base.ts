@@ -1,0 +1,1 @@
+export { common, error, widget } from '@poruch/core/locales/en_GB.json';

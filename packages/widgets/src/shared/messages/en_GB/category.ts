@@ -1,0 +1,1 @@
+export { category } from '@poruch/core/locales/en_GB.json';

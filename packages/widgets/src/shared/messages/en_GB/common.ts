@@ -1,0 +1,1 @@
+export { common } from '@poruch/core/locales/en_GB.json';

@@ -1,0 +1,1 @@
+export { country_name } from '@poruch/core/locales/en_GB.json';

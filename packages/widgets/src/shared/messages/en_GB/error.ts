@@ -1,0 +1,1 @@
+export { error } from '@poruch/core/locales/en_GB.json';

@@ -1,0 +1,1 @@
+export { experience } from '@poruch/core/locales/en_GB.json';

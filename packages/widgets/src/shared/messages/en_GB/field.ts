@@ -1,0 +1,1 @@
+export { field } from '@poruch/core/locales/en_GB.json';

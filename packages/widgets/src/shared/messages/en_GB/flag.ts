@@ -1,0 +1,1 @@
+export { flag } from '@poruch/core/locales/en_GB.json';

@@ -1,0 +1,1 @@
+export { home } from '@poruch/core/locales/en_GB.json';

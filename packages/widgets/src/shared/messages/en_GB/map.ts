@@ -1,0 +1,1 @@
+export { map } from '@poruch/core/locales/en_GB.json';

@@ -1,0 +1,1 @@
+export { report_form } from '@poruch/core/locales/en_GB.json';

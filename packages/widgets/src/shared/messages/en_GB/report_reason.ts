@@ -1,0 +1,1 @@
+export { report_reason } from '@poruch/core/locales/en_GB.json';

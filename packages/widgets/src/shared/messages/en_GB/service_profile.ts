@@ -1,0 +1,1 @@
+export { service_profile } from '@poruch/core/locales/en_GB.json';

@@ -1,0 +1,1 @@
+export { success } from '@poruch/core/locales/en_GB.json';

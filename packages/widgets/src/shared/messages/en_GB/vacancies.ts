@@ -1,0 +1,1 @@
+export { vacancies } from '@poruch/core/locales/en_GB.json';

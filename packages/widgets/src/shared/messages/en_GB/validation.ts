@@ -1,0 +1,1 @@
+export { validation } from '@poruch/core/locales/en_GB.json';

@@ -1,0 +1,1 @@
+export { widget } from '@poruch/core/locales/en_GB.json';
