@@ -1,6 +1,7 @@
 import { cleanup, render } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import type { ComponentType } from 'react';
+import { apiServerForSuite, type ApiServer } from './apiServer.js';
 
 /** Attributes of a widget, as a page writes them (kebab-case). */
 export type Attributes = Record<string, string | undefined>;
@@ -63,4 +64,20 @@ export function unmountAfterEach(tag: string): void {
     cleanup();
     removeElements(tag);
   });
+}
+
+/**
+ * The set-up of a widget's behaviour suite, called at its top level: the real API
+ * (apiServerForSuite: seed it in the suite's `beforeAll`), the widgets unmounted after each
+ * test (unmountAfterEach) and the two ways to mount the widget (mountsFor), for
+ * `describe.each(mounts)`.
+ */
+export function widgetSuite(
+  component: ComponentType<any>,
+  tag: string,
+  numeric: readonly string[] = [],
+): { api: ApiServer; mounts: [string, Mount][] } {
+  const api = apiServerForSuite();
+  unmountAfterEach(tag);
+  return { api, mounts: mountsFor(component, tag, numeric) };
 }

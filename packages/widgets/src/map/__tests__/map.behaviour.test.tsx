@@ -2,15 +2,10 @@ import { render } from '@testing-library/react';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MapPoint, MapResult } from '@poruch/core';
-import {
-  cityAddress,
-  apiServerForSuite,
-  withOutage,
-  type SeededService,
-} from '../../__tests__/helpers/apiServer.js';
+import { cityAddress, withOutage, type SeededService } from '../../__tests__/helpers/apiServer.js';
 import { findFrameRoot, stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
 import { sizeLeafletContainers, watchMapRequests } from '../../__tests__/helpers/leaflet.js';
-import { mountsFor, unmountAfterEach, type Attributes } from '../../__tests__/helpers/mounts.js';
+import { widgetSuite, type Attributes } from '../../__tests__/helpers/mounts.js';
 import { parseCenter, type ServiceFilters } from '../filters.js';
 import { PoruchMap } from '../PoruchMap.js';
 import '../element.js';
@@ -22,7 +17,7 @@ import '../element.js';
 const WIDTH = 800;
 const HEIGHT = 600;
 
-const api = apiServerForSuite();
+const { api, mounts } = widgetSuite(PoruchMap, 'poruch-map', ['zoom']);
 let lisbon: SeededService;
 
 beforeAll(async () => {
@@ -57,9 +52,6 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-unmountAfterEach('poruch-map');
-
-const mounts = mountsFor(PoruchMap, 'poruch-map', ['zoom']);
 /** The common attributes: the real API, no tiles, the list view on. */
 const base = (extra: Attributes = {}): Attributes => ({
   apiBase: api.url,

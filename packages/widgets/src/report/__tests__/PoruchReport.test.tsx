@@ -1,23 +1,17 @@
 import { fireEvent, waitFor, within } from '@testing-library/dom';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiServerForSuite,
-  withOutage,
-  type SeededService,
-} from '../../__tests__/helpers/apiServer.js';
-import { mountsFor, unmountAfterEach } from '../../__tests__/helpers/mounts.js';
+import { withOutage, type SeededService } from '../../__tests__/helpers/apiServer.js';
+import { widgetSuite } from '../../__tests__/helpers/mounts.js';
 import { widgetRoot } from '../../__tests__/helpers/shadow.js';
 import { PoruchReport } from '../PoruchReport.js';
 import '../element.js';
 
-const api = apiServerForSuite();
+const { api, mounts } = widgetSuite(PoruchReport, 'poruch-report');
 let service: SeededService;
 
 beforeAll(async () => {
   service = await api.addService({ name: 'Юрист «Право»' });
 }, 60_000);
-
-unmountAfterEach('poruch-report');
 
 const storedReports = async () => {
   const { sql } = await import(
@@ -32,7 +26,7 @@ const storedReports = async () => {
   return (res.rows ?? res) as { reason: string; description: string; service_id: string }[];
 };
 
-describe.each(mountsFor(PoruchReport, 'poruch-report'))('<poruch-report> as a %s', (_n, mount) => {
+describe.each(mounts)('<poruch-report> as a %s', (_n, mount) => {
   it('validates with the server schema, in the chosen language', async () => {
     const host = await mount({ apiBase: api.url, lang: 'en_GB', serviceId: service.id });
     const root = await widgetRoot(host);

@@ -1,19 +1,14 @@
 import { cleanup } from '@testing-library/react';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  cityAddress,
-  apiServerForSuite,
-  withOutage,
-  type SeededService,
-} from '../../__tests__/helpers/apiServer.js';
+import { cityAddress, withOutage, type SeededService } from '../../__tests__/helpers/apiServer.js';
 import { stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
-import { mountsFor, removeElements, unmountAfterEach } from '../../__tests__/helpers/mounts.js';
+import { removeElements, widgetSuite } from '../../__tests__/helpers/mounts.js';
 import type { FocusEventDetail, SearchEventDetail } from '../../map/filters.js';
 import { PoruchSearch } from '../PoruchSearch.js';
 import '../element.js';
 
-const api = apiServerForSuite();
+const { api, mounts } = widgetSuite(PoruchSearch, 'poruch-search', ['page-size']);
 let berlin: SeededService;
 
 beforeAll(async () => {
@@ -42,10 +37,6 @@ beforeAll(async () => {
     ...cityAddress(50.0647, 19.945, 'Kraków', 'PL'),
   });
 }, 60_000);
-
-unmountAfterEach('poruch-search');
-
-const mounts = mountsFor(PoruchSearch, 'poruch-search', ['page-size']);
 
 const names = (root: HTMLElement) =>
   Array.from(root.querySelectorAll('.result h3')).map((n) => n.textContent);

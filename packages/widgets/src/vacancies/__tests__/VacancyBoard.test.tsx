@@ -1,17 +1,13 @@
 import { render } from '@testing-library/react';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiServerForSuite,
-  withOutage,
-  type SeededService,
-} from '../../__tests__/helpers/apiServer.js';
+import { withOutage, type SeededService } from '../../__tests__/helpers/apiServer.js';
 import { stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
-import { mountsFor, unmountAfterEach } from '../../__tests__/helpers/mounts.js';
+import { widgetSuite } from '../../__tests__/helpers/mounts.js';
 import { VacancyBoard } from '../VacancyBoard.js';
 import '../element.js';
 
-const api = apiServerForSuite();
+const { api, mounts } = widgetSuite(VacancyBoard, 'poruch-vacancies', ['page-size']);
 let bakery: SeededService;
 let garage: SeededService;
 
@@ -23,10 +19,6 @@ beforeAll(async () => {
   await api.addVacancy(bakery, { name: 'Кондитер', experience: 'six_plus', isOpen: false });
   await api.addVacancy(garage, { name: 'Автомеханік', experience: 'three_five' });
 }, 60_000);
-
-unmountAfterEach('poruch-vacancies');
-
-const mounts = mountsFor(VacancyBoard, 'poruch-vacancies', ['page-size']);
 
 const names = (root: HTMLElement) =>
   Array.from(root.querySelectorAll('.vacancy__name')).map((n) => n.textContent);
