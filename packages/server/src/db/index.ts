@@ -12,6 +12,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths.js';
+import { listenForSearch } from '../search/cache.js';
 import { tagReplicaErrors } from './replica.js';
 import * as schema from './schema.js';
 
@@ -71,7 +72,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       options.onPoolError ??
       ((err: Error, which: string) =>
         console.warn(`[poruch] idle ${which} database connection failed: ${err.message}`));
-    const pool = new pg.Pool({ connectionString: options.url, max });
+    const pool: pg.Pool = new pg.Pool({
+      connectionString: options.url,
+      max,
+      // Awaited by the pool before it hands a new connection out (pg-pool 3.14).
+      onConnect: (client) => listenForSearch(pool, client),
+    });
     // An idle connection dropped by the server (restart, failover) must not crash the process.
     pool.on('error', (err) => onPoolError(err, 'primary'));
     const db = drizzlePg(pool, { schema });

@@ -322,6 +322,24 @@ async function watchPglite(client: PGlite, state: State): Promise<void> {
   }
 }
 
+/** Pooled connections that LISTEN already (listenForSearch, or the acquire fallback). */
+const listeningClients = new WeakSet<pg.ClientBase>();
+
+/**
+ * The primary pool's `onConnect` hook (db/index.ts): a new connection LISTENs before the pool
+ * hands it out, so the notification of a write made on it arrives before the write returns.
+ * A notification retires the pool's cached pages once the cache watches that pool.
+ */
+export async function listenForSearch(pool: pg.Pool, client: pg.ClientBase): Promise<void> {
+  listeningClients.add(client);
+  client.on('notification', (msg: pg.Notification) => {
+    const state = states.get(pool);
+    if (msg.channel === SEARCH_CHANNEL && state) bump(state);
+  });
+  // A primary that cannot LISTEN (a standby by mistake) still serves: the generation is read.
+  await client.query(`LISTEN ${SEARCH_CHANNEL}`).catch(() => {});
+}
+
 /**
  * PostgreSQL: each pooled connection LISTENs the first time the pool hands it out (before the
  * query it was taken for, so this process's own writes are seen before they return), and a
@@ -332,12 +350,12 @@ async function watchPool(pool: pg.Pool, state: State): Promise<void> {
   const onNotification = (msg: pg.Notification) => {
     if (msg.channel === SEARCH_CHANNEL) bump(state);
   };
-  const seen = new WeakSet<pg.PoolClient>();
   const onAcquire = (client: pg.PoolClient) => {
-    if (seen.has(client)) return;
-    seen.add(client);
+    if (listeningClients.has(client)) return;
+    listeningClients.add(client);
     client.on('notification', onNotification);
-    // Queued before the caller's query. On a hot standby it fails: nothing to listen to there.
+    // A pool opened without listenForSearch: queued before the caller's query (pg 8 queues; a
+    // deprecated use). On a hot standby it fails: nothing to listen to there.
     client.query(`LISTEN ${SEARCH_CHANNEL}`).catch(() => {});
   };
   pool.on('acquire', onAcquire);
