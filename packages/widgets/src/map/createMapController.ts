@@ -94,6 +94,8 @@ export class MapController {
   /** The last answer drawn and its query. */
   private shown: { query: string; data: MapResult } | undefined;
   private tilesFailed = false;
+  /** Measures the container again when its box changes, not only when the window does. */
+  private readonly resizes: ResizeObserver | undefined;
   /** Live instances, for the leak test and the benchmark. */
   static live = 0;
 
@@ -110,6 +112,19 @@ export class MapController {
       // The base layer and markers draw with SVG; one renderer for both keeps the DOM small.
       preferCanvas: false,
     });
+    // A container that is not laid out (display: none: the list view, a closed tab, a hidden
+    // host) measures 0×0. Leaflet would take that size on the next window resize, pan, and the
+    // `moveend` would ask for a box of a single point, drawn as an empty map and list. A hidden
+    // map keeps the size and box it last had instead; shown again, it measures its real size.
+    const invalidateSize = this.map.invalidateSize.bind(this.map);
+    this.map.invalidateSize = (o?: boolean | L.InvalidateSizeOptions) =>
+      this.laidOut() ? invalidateSize(o) : this.map;
+    // Leaflet listens to the window only; a host that shows the map again (a tab, `hidden`
+    // removed) resizes the container without a window resize.
+    if (typeof ResizeObserver !== 'undefined') {
+      this.resizes = new ResizeObserver(() => this.map.invalidateSize({ debounceMoveend: true }));
+      this.resizes.observe(container);
+    }
     MapController.live += 1;
     L.geoJSON(feature(WORLD, WORLD.objects.countries!) as never, {
       interactive: false,
@@ -151,6 +166,12 @@ export class MapController {
     if (this.shown && this.shown.query === this.asked) this.options.onData(this.shown.data);
   }
 
+  /** False while the container is not laid out (measures 0×0). */
+  private laidOut(): boolean {
+    const c = this.map.getContainer();
+    return c.clientWidth > 0 && c.clientHeight > 0;
+  }
+
   /** Moves the map; the move then loads the new box. */
   setView(center: LatLng, zoom?: number) {
     this.map.setView([center.lat, center.lng], zoom ?? this.map.getZoom());
@@ -163,10 +184,13 @@ export class MapController {
 
   /**
    * Asks the server for the visible box now, aborting any older request, unless the same query
-   * is already drawn or on its way. Returns whether it asked.
+   * is already drawn or on its way, or the map has never had a size (built hidden: its box is a
+   * single point; the `moveend` of its first real size loads). Returns whether it asked.
    */
   load(): boolean {
     clearTimeout(this.timer);
+    const size = this.map.getSize();
+    if (!size.x || !size.y) return false;
     const b = this.map.getBounds();
     const bbox = [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()]
       .map((n) => Math.round(n * 1e4) / 1e4)
@@ -315,6 +339,7 @@ export class MapController {
   destroy() {
     clearTimeout(this.timer);
     this.request?.abort();
+    this.resizes?.disconnect();
     this.map.off('moveend', this.onMove);
     this.drawn.clear();
     this.map.remove();

@@ -27,16 +27,28 @@ import '../element.js';
  * the size has gone back by then: a full-page screenshot (375 px, then back to 1280 px) did
  * that in the e2e suite, and the reload came in the middle of a keyboard walk over the markers.
  *
+ * A hidden map (the list view, a hidden host) is not laid out and measures 0×0. It asks nothing
+ * (a box of a single point drew an empty list, then an empty map), and shown again it takes its
+ * real size and asks once for the box it then shows.
+ *
  * happy-dom does no layout, so Leaflet's container measures `width` × 600 (as in
- * map.behaviour.test.tsx), with `width` changed by the tests. The API is the real server.
+ * map.behaviour.test.tsx), with `width` changed by the tests, and 0×0, as in a browser, under a
+ * `hidden` element (through shadow roots). The API is the real server.
  */
 let width = 800;
+const laidOut = (el: Node): boolean => {
+  for (let n: Node | null = el; n; n = n instanceof ShadowRoot ? n.host : n.parentNode) {
+    if (n instanceof HTMLElement && n.hidden) return false;
+  }
+  return true;
+};
 const sized = (name: 'clientWidth' | 'clientHeight', size: () => number) => {
   const original = Object.getOwnPropertyDescriptor(Element.prototype, name)!;
   Object.defineProperty(HTMLElement.prototype, name, {
     configurable: true,
     get(this: HTMLElement) {
-      return this.classList.contains('leaflet-container') ? size() : original.get!.call(this);
+      if (!this.classList.contains('leaflet-container')) return original.get!.call(this);
+      return laidOut(this) ? size() : 0;
     },
   });
 };
@@ -94,7 +106,8 @@ async function resizeTo(w: number) {
  */
 const AFTER_RESIZE_MS = 700;
 
-async function mountMap() {
+/** A `<poruch-map>` on the real API, not waited for. */
+async function createMap(extra: Record<string, string> = {}) {
   const el = document.createElement('poruch-map');
   for (const [k, v] of Object.entries({
     'api-base': api.url,
@@ -102,12 +115,11 @@ async function mountMap() {
     'tile-url': 'none',
     center: '50,15',
     zoom: '4',
+    ...extra,
   }))
     el.setAttribute(k, v);
   document.body.append(el);
   const root = await widgetRoot(el);
-  await waitFor(() => expect(stateOf(el)).toBe('ready'));
-  await waitFor(() => expect(root.querySelector('.poruch-point')).not.toBeNull());
   const shadow = findFrameRoot(el)!;
   return {
     el,
@@ -115,8 +127,28 @@ async function mountMap() {
     marker: (label: string) =>
       root.querySelector<HTMLElement>(`.leaflet-marker-icon[aria-label="${label}"]`),
     focused: () => shadow.activeElement,
+    /** The list view's items. */
+    listed: () => Array.from(root.querySelectorAll('.list li')).map((li) => li.textContent),
+    /** Switches between the map and the list, as the toolbar's button does. */
+    toggle: () => root.querySelector<HTMLButtonElement>('button.toggle')!.click(),
   };
 }
+
+/** A `<poruch-map>` in the map view, once it drew its first answer. */
+async function mountMap() {
+  const map = await createMap();
+  await waitFor(() => expect(stateOf(map.el)).toBe('ready'));
+  await waitFor(() => expect(map.root.querySelector('.poruch-point')).not.toBeNull());
+  return map;
+}
+
+/** The longitudes a request's bbox spans. */
+const span = (u: URL) => {
+  const [west, , east] = u.searchParams.get('bbox')!.split(',').map(Number) as number[];
+  return east! - west!;
+};
+/** What `w` px at zoom 4 (4096 px around the world) span. */
+const spanOf = (w: number) => (w / (256 * 2 ** 4)) * 360;
 
 describe('<poruch-map> on a resize', () => {
   it('asks nothing when the size goes back before the map moved (a full-page screenshot)', async () => {
@@ -140,16 +172,12 @@ describe('<poruch-map> on a resize', () => {
     const requests = watchMapRequests();
     await mountMap();
     const [first] = requests();
-    const span = (u: URL) => {
-      const [west, , east] = u.searchParams.get('bbox')!.split(',').map(Number) as number[];
-      return east! - west!;
-    };
 
     await resizeTo(375);
     await waitFor(() => expect(requests()).toHaveLength(2));
     // 375 px at zoom 4 (4096 px around the world) span about 33° of longitude, not 70°.
-    expect(span(requests()[1]!)).toBeCloseTo((375 / (256 * 2 ** 4)) * 360, 0);
-    expect(span(first!)).toBeCloseTo((800 / (256 * 2 ** 4)) * 360, 0);
+    expect(span(requests()[1]!)).toBeCloseTo(spanOf(375), 0);
+    expect(span(first!)).toBeCloseTo(spanOf(800), 0);
 
     // Back to the first size: a different box from the one drawn, so one more call.
     await resizeTo(800);
@@ -157,6 +185,72 @@ describe('<poruch-map> on a resize', () => {
     expect(requests()[2]!.search).toBe(first!.search);
     await sleep(AFTER_RESIZE_MS);
     expect(requests()).toHaveLength(3);
+  });
+});
+
+describe('<poruch-map> hidden (0×0) and shown again', () => {
+  it('asks nothing on a resize in the list view, and once for its new box back on the map', async () => {
+    const requests = watchMapRequests();
+    const map = await mountMap();
+    map.toggle();
+    await waitFor(() => expect(map.listed()).toHaveLength(2));
+
+    await resizeTo(375);
+    await sleep(AFTER_RESIZE_MS);
+    // Before: a request for the box of a single point, and the list said "Nothing in view".
+    expect(requests()).toHaveLength(1);
+    expect(map.listed()).toHaveLength(2);
+
+    map.toggle();
+    await waitFor(() => expect(requests()).toHaveLength(2));
+    expect(span(requests()[1]!)).toBeCloseTo(spanOf(375), 0);
+    await sleep(AFTER_RESIZE_MS);
+    expect(requests()).toHaveLength(2);
+    expect(map.marker('СТО «Прага»')).not.toBeNull();
+    expect(stateOf(map.el)).toBe('ready');
+  });
+
+  it('asks nothing when it is shown again at the size it had', async () => {
+    const requests = watchMapRequests();
+    const map = await mountMap();
+    const prague = map.marker('СТО «Прага»')!;
+    map.toggle();
+    await resizeTo(375);
+    await resizeTo(800);
+    map.toggle();
+    await sleep(AFTER_RESIZE_MS);
+
+    // Before: the single point's box, then the first box again.
+    expect(requests()).toHaveLength(1);
+    expect(map.marker('СТО «Прага»')).toBe(prague);
+  });
+
+  it('built in the list view, asks nothing until it is shown, then once for a real box', async () => {
+    const requests = watchMapRequests();
+    const map = await createMap({ 'list-view': '' });
+    await sleep(AFTER_RESIZE_MS);
+    // Before: one request for the box of a single point, so an empty list.
+    expect(requests()).toHaveLength(0);
+
+    map.toggle();
+    await waitFor(() => expect(requests()).toHaveLength(1));
+    expect(span(requests()[0]!)).toBeCloseTo(spanOf(800), 0);
+    await waitFor(() => expect(map.marker('СТО «Прага»')).not.toBeNull());
+    expect(stateOf(map.el)).toBe('ready');
+    await sleep(AFTER_RESIZE_MS);
+    expect(requests()).toHaveLength(1);
+  });
+
+  it('asks for the box of its last size when the filters change while it is hidden', async () => {
+    const requests = watchMapRequests();
+    const map = await mountMap();
+    map.toggle();
+    await resizeTo(375);
+    map.el.setAttribute('country', 'PT');
+    await waitFor(() => expect(map.listed()).toHaveLength(1));
+    expect(map.listed()[0]).toContain('Кав’ярня «Лісабон»');
+    expect(requests()).toHaveLength(2);
+    expect(span(requests()[1]!)).toBeCloseTo(spanOf(800), 0);
   });
 });
 
