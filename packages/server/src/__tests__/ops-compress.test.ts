@@ -1,33 +1,11 @@
-import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedIn, partner } from './helpers/actors.js';
 import { registration } from './helpers/fixtures.js';
+import { rawGet, type RawResponse } from './helpers/rawGet.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
-interface Raw {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  /** The bytes as they came over the wire (not decoded). */
-  body: Buffer;
-}
-
-/** A GET over plain node:http, which (unlike fetch) does not decode the body. */
-function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(new URL(path, base), { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-  });
-}
-
-const decode = (r: Raw): Buffer => {
+const decode = (r: RawResponse): Buffer => {
   const encoding = r.headers['content-encoding'];
   if (encoding === 'br') return brotliDecompressSync(r.body);
   if (encoding === 'gzip') return gunzipSync(r.body);
@@ -74,7 +52,7 @@ describe('compression of API answers', () => {
 
   it('a large JSON answer is brotli- or gzip-encoded by Accept-Encoding and decodes to the same JSON', async () => {
     for (const path of ['/api/v1/ops-test-big', '/api/v1/services']) {
-      const plain = await rawGet(server.url, path);
+      const plain = await rawGet(`${server.url}${path}`);
       expect(plain.status, path).toBe(200);
       expect(plain.headers['content-encoding'], path).toBeUndefined();
       expect(plain.body.length, path).toBeGreaterThan(1024);
@@ -82,17 +60,17 @@ describe('compression of API answers', () => {
       if (path === '/api/v1/ops-test-big') expect(json).toEqual(big);
       else expect((json as { items: unknown[] }).items).toHaveLength(4);
 
-      const br = await rawGet(server.url, path, { 'accept-encoding': 'gzip, deflate, br' });
+      const br = await rawGet(`${server.url}${path}`, { 'accept-encoding': 'gzip, deflate, br' });
       expect(br.headers['content-encoding'], path).toBe('br');
       expect(br.body.length, path).toBeLessThan(plain.body.length / 2);
       expect(JSON.parse(decode(br).toString('utf8')), path).toEqual(json);
 
-      const gz = await rawGet(server.url, path, { 'accept-encoding': 'gzip' });
+      const gz = await rawGet(`${server.url}${path}`, { 'accept-encoding': 'gzip' });
       expect(gz.headers['content-encoding'], path).toBe('gzip');
       expect(JSON.parse(decode(gz).toString('utf8')), path).toEqual(json);
 
       // br refused with q=0: gzip.
-      const noBr = await rawGet(server.url, path, { 'accept-encoding': 'br;q=0, gzip' });
+      const noBr = await rawGet(`${server.url}${path}`, { 'accept-encoding': 'br;q=0, gzip' });
       expect(noBr.headers['content-encoding'], path).toBe('gzip');
 
       for (const r of [plain, br, gz]) {
@@ -105,9 +83,9 @@ describe('compression of API answers', () => {
 
   it('the ETag is that of the uncompressed body, the same for every encoding, and 304 works with compression', async () => {
     for (const path of ['/api/v1/ops-test-big', '/api/v1/services']) {
-      const plain = await rawGet(server.url, path);
-      const br = await rawGet(server.url, path, { 'accept-encoding': 'br' });
-      const gz = await rawGet(server.url, path, { 'accept-encoding': 'gzip' });
+      const plain = await rawGet(`${server.url}${path}`);
+      const br = await rawGet(`${server.url}${path}`, { 'accept-encoding': 'br' });
+      const gz = await rawGet(`${server.url}${path}`, { 'accept-encoding': 'gzip' });
       const etag = plain.headers.etag!;
       expect(etag, path).toMatch(/^"[^"]+"$/);
       expect(br.headers.etag, path).toBe(etag);
@@ -115,7 +93,7 @@ describe('compression of API answers', () => {
 
       // A tag got with one encoding revalidates with any other.
       for (const encoding of ['br', 'gzip', 'identity']) {
-        const again = await rawGet(server.url, path, {
+        const again = await rawGet(`${server.url}${path}`, {
           'accept-encoding': encoding,
           'if-none-match': etag,
         });
@@ -125,7 +103,7 @@ describe('compression of API answers', () => {
         expect(again.headers.etag, `${path} ${encoding}`).toBe(etag);
         expect(again.headers.vary, `${path} ${encoding}`).toMatch(/accept-encoding/i);
       }
-      const stale = await rawGet(server.url, path, {
+      const stale = await rawGet(`${server.url}${path}`, {
         'accept-encoding': 'br',
         'if-none-match': '"other"',
       });
@@ -135,14 +113,14 @@ describe('compression of API answers', () => {
   });
 
   it('small answers are not compressed', async () => {
-    const small = await rawGet(server.url, '/api/v1/ops-test-small', { 'accept-encoding': 'br' });
+    const small = await rawGet(`${server.url}/api/v1/ops-test-small`, { 'accept-encoding': 'br' });
     expect(small.status).toBe(200);
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(small.body.toString('utf8'))).toEqual({ ok: true });
     // Still varies: a bigger answer at the same URL would be compressed.
     expect(small.headers.vary).toMatch(/accept-encoding/i);
 
-    const health = await rawGet(server.url, '/healthz', { 'accept-encoding': 'br' });
+    const health = await rawGet(`${server.url}/healthz`, { 'accept-encoding': 'br' });
     expect(health.headers['content-encoding']).toBeUndefined();
   });
 });
