@@ -44,18 +44,27 @@ const cssInline = () => ({
  * (`\0json-key:<file>#<key>`) that the file re-exports, so a key used by one widget lands in that
  * widget's chunk and an unused key is dropped: core's locale files hold every namespace of the
  * site, and a page with one widget downloads only the namespaces that widget imports.
+ * Except for an element's English chunk (src/shared/messages/en_GB/widgets/<name>.ts): what it
+ * imports from a JSON file is a copy of its own (`en_GB.json?widget=<name>`), so that it shares no
+ * module with another element's chunk and stays one file (a shared module would be a chunk of its
+ * own, fetched only after the chunk that imports it: one more round trip).
  */
 const json = () => ({
   name: 'json-named',
-  /** @param {string} id */
-  resolveId(id) {
-    return id.startsWith('\0json-key:') ? id : null;
+  /** @param {string} id @param {string | undefined} importer */
+  async resolveId(id, importer) {
+    if (id.startsWith('\0json-key:')) return id;
+    const own = importer?.match(/\/src\/shared\/messages\/en_GB\/widgets\/(\w+)\.ts$/);
+    if (!own || !id.endsWith('.json')) return null;
+    const file = await this.resolve(id, importer, { skipSelf: true });
+    return file && { id: `${file.id}?widget=${own[1]}`, moduleSideEffects: false };
   },
   /** @param {string} id */
   load(id) {
+    if (/\.json\?/.test(id) && !id.startsWith('\0')) return readFileSync(id.split('?')[0], 'utf8');
     if (!id.startsWith('\0json-key:')) return null;
     const [file, key] = id.slice('\0json-key:'.length).split('#');
-    const data = JSON.parse(readFileSync(/** @type {string} */ (file), 'utf8'));
+    const data = JSON.parse(readFileSync(/** @type {string} */ (file).split('?')[0], 'utf8'));
     return {
       code: `export const v = ${JSON.stringify(data[/** @type {string} */ (key)])};`,
       moduleSideEffects: false,
@@ -63,7 +72,7 @@ const json = () => ({
   },
   /** @param {string} code @param {string} id */
   transform(code, id) {
-    if (!id.endsWith('.json')) return null;
+    if (id.startsWith('\0') || !/\.json(\?|$)/.test(id)) return null;
     const keys = Object.keys(JSON.parse(code)).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k));
     const from = (/** @type {string} */ k) => JSON.stringify(`\0json-key:${id}#${k}`);
     return {

@@ -1,13 +1,42 @@
 /**
  * The loader's table: each tag, the chunk that defines it (imported the first time the tag
- * appears on a page) and the height reserved while it loads (`:not(:defined)`).
+ * appears on a page), the height reserved while it loads (`:not(:defined)`) and its English
+ * chunk, imported beside the element's when the element will show English (the element's shell
+ * imports the same chunk, shared/english.ts, and finds it loaded or on its way).
  * One line per element.
  */
-export const ELEMENTS: Record<string, [load: () => Promise<unknown>, reserve: string]> = {
-  'poruch-map': [() => import('../map/element.js'), '480px'],
-  'poruch-search': [() => import('../search/element.js'), '320px'],
-  'poruch-vacancies': [() => import('../vacancies/element.js'), '480px'],
-  'poruch-report': [() => import('../report/element.js'), '360px'],
-  'poruch-service': [() => import('../service/element.js'), '480px'],
-  'poruch-dashboard': [() => import('../dashboard/element.js'), '240px'],
+export const ELEMENTS: Record<
+  string,
+  [load: () => Promise<unknown>, reserve: string, english: () => Promise<unknown>]
+> = {
+  'poruch-map': [
+    () => import('../map/element.js'),
+    '480px',
+    () => import('../shared/messages/en_GB/widgets/map.js'),
+  ],
+  'poruch-search': [
+    () => import('../search/element.js'),
+    '320px',
+    () => import('../shared/messages/en_GB/widgets/search.js'),
+  ],
+  'poruch-vacancies': [
+    () => import('../vacancies/element.js'),
+    '480px',
+    () => import('../shared/messages/en_GB/widgets/vacancies.js'),
+  ],
+  'poruch-report': [
+    () => import('../report/element.js'),
+    '360px',
+    () => import('../shared/messages/en_GB/widgets/report.js'),
+  ],
+  'poruch-service': [
+    () => import('../service/element.js'),
+    '480px',
+    () => import('../shared/messages/en_GB/widgets/service.js'),
+  ],
+  'poruch-dashboard': [
+    () => import('../dashboard/element.js'),
+    '240px',
+    () => import('../shared/messages/en_GB/widgets/dashboard.js'),
+  ],
 };

@@ -11,6 +11,7 @@ import root from 'react-shadow';
 import { missingTranslation } from '@poruch/core/lite';
 import { emit as emitEvent } from '../emit.js';
 import { createWidgetApi } from './createWidgetApi.js';
+import { ENGLISH } from './english.js';
 import { loadWidgetI18n, loadedWidgetI18n, type WidgetI18n } from './createWidgetI18n.js';
 import type { Messages } from './messages.js';
 import { resolveLang } from './lang.js';
@@ -139,7 +140,10 @@ export function WidgetShell(props: WidgetShellProps) {
   const [, setLoads] = useState(0);
   // Started while rendering, not in an effect (preact runs those after a frame): the chunks are
   // requested as soon as the element is connected. Idempotent; the effect below waits for them.
-  if (!current) loadWidgetI18n(lang, messages).catch(() => undefined);
+  // An element imports its English in one chunk (english.ts); a React component (no tag), the
+  // namespaces' own chunks.
+  const chunk = lang === 'en_GB' && host ? ENGLISH[host.localName] : undefined;
+  if (!current) loadWidgetI18n(lang, messages, chunk).catch(() => undefined);
   const readCredentials = props.readCredentials;
   const api = useMemo(
     () => createWidgetApi({ apiBase, ...(readCredentials ? { readCredentials } : {}) }),
@@ -175,7 +179,7 @@ export function WidgetShell(props: WidgetShellProps) {
   useEffect(() => {
     if (current) return;
     let live = true;
-    loadWidgetI18n(lang, messages).then(
+    loadWidgetI18n(lang, messages, chunk).then(
       () => {
         if (live) setLoads((n) => n + 1);
       },
@@ -189,7 +193,7 @@ export function WidgetShell(props: WidgetShellProps) {
     return () => {
       live = false;
     };
-  }, [current, lang, messages, shown, setState]);
+  }, [current, lang, messages, chunk, shown, setState]);
 
   const value = useMemo<WidgetContextValue>(
     () => ({

@@ -1,4 +1,9 @@
-import { missingTranslation, type LocaleCode, type Translate } from '@poruch/core/lite';
+import {
+  DEFAULT_LOCALE,
+  missingTranslation,
+  type LocaleCode,
+  type Translate,
+} from '@poruch/core/lite';
 import { common, error, widget } from '@poruch/core/locales/ua.json';
 import type { Messages, Namespaces } from './messages.js';
 
@@ -23,18 +28,21 @@ type Loader = () => Promise<Namespaces>;
 
 const NONE: readonly Messages[] = [];
 // Page-wide, so that two widgets (or a language switched back) import a chunk once, and a
-// widget whose language is already here renders at once.
+// widget whose language is already here renders at once. `arrived` holds each language's
+// namespaces by name, whichever chunk brought them (an element's chunk brings all of its own).
+const arrived = new Map<LocaleCode, Record<string, unknown>>();
 const loaded = new Map<Loader, Namespaces>();
 const pending = new Map<Loader, Promise<Namespaces>>();
 const built = new WeakMap<readonly Messages[], Map<LocaleCode, WidgetI18n>>();
 
-function load(loader: Messages[LocaleCode]): Promise<Namespaces> {
-  if (typeof loader !== 'function') return Promise.resolve(loader);
+function load(loader: Loader, lang: LocaleCode): Promise<Namespaces> {
   let promise = pending.get(loader);
   if (!promise) {
     promise = loader().then(
       (namespaces) => {
         loaded.set(loader, namespaces);
+        const byName = arrived.get(lang) ?? {};
+        arrived.set(lang, Object.assign(byName, namespaces));
         return namespaces;
       },
       (error: unknown) => {
@@ -46,6 +54,22 @@ function load(loader: Messages[LocaleCode]): Promise<Namespaces> {
     pending.set(loader, promise);
   }
   return promise;
+}
+
+/** `bundle`'s namespaces in `lang` when they are here (inline, or brought by any chunk). */
+function available(bundle: Messages, lang: LocaleCode): Namespaces | undefined {
+  const entry = bundle[lang];
+  if (typeof entry !== 'function') return entry;
+  const own = loaded.get(entry);
+  if (own) return own;
+  // The names are those of the inline default.
+  const inline = bundle[DEFAULT_LOCALE];
+  const got = arrived.get(lang);
+  if (typeof inline === 'function' || !got) return undefined;
+  const names = Object.keys(inline);
+  return names.every((name) => name in got)
+    ? Object.fromEntries(names.map((name) => [name, got[name]]))
+    : undefined;
 }
 
 const lookup = (messages: Record<string, unknown>, key: string): unknown =>
@@ -70,8 +94,7 @@ export function loadedWidgetI18n(
   if (cached) return cached;
   const messages: Record<string, unknown> = {};
   for (const bundle of [BASE, ...extra]) {
-    const entry = bundle[lang];
-    const namespaces = typeof entry === 'function' ? loaded.get(entry) : entry;
+    const namespaces = available(bundle, lang);
     if (!namespaces) return undefined;
     Object.assign(messages, namespaces);
   }
@@ -91,17 +114,28 @@ export function loadedWidgetI18n(
 
 /**
  * A per-element translator over core's ua and en_GB files, loading `lang`'s chunks of the
- * namespaces when it is not the inline default (ua). It is a few lines instead of an i18next instance (about 13 KB gzip) because the
- * vacancy board must fit in 40 KB; it keeps i18next's semantics that the widgets rely on:
- * dotted keys, single-brace interpolation, no escaping (React escapes), no fallback language.
+ * namespaces when it is not the inline default (ua). It is a few lines instead of an i18next
+ * instance (about 13 KB gzip) because the vacancy board must fit in 40 KB; it keeps i18next's
+ * semantics that the widgets rely on: dotted keys, single-brace interpolation, no escaping (React
+ * escapes), no fallback language.
  *
  * @param extra The namespaces the widget needs beyond `common`, `error` and `widget`
  *   (see messages.ts), as a module-level constant. Defaults to none.
+ * @param chunk A chunk with all of them in `lang` (an element's English, english.ts): imported
+ *   instead of one chunk per namespace. A namespace it lacks still comes from its own chunk.
  */
 export async function loadWidgetI18n(
   lang: LocaleCode,
   extra: readonly Messages[] = NONE,
+  chunk?: Loader,
 ): Promise<WidgetI18n> {
-  await Promise.all([BASE, ...extra].map((bundle) => load(bundle[lang])));
+  const bundles = [BASE, ...extra];
+  if (chunk && bundles.some((bundle) => !available(bundle, lang))) await load(chunk, lang);
+  await Promise.all(
+    bundles.map((bundle) => {
+      const entry = bundle[lang];
+      return available(bundle, lang) || typeof entry !== 'function' ? undefined : load(entry, lang);
+    }),
+  );
   return loadedWidgetI18n(lang, extra)!;
 }

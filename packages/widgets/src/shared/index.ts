@@ -46,8 +46,10 @@
  *    'poruch-thing', component: PoruchThing, attributes: { 'service-id': 'string' } })`. The
  *    loader imports this file when the tag first appears; it must define the element and do
  *    nothing else.
- * 3. One line in `src/loader/elements.ts` (tag → `import('../thing/element.js')`) and the
- *    reserved height there.
+ * 3. One line in `src/loader/elements.ts` (tag → `import('../thing/element.js')`, the reserved
+ *    height, the English chunk) and one in shared/english.ts: the English chunk is
+ *    `shared/messages/en_GB/widgets/thing.ts`, which exports every namespace the widget shows
+ *    (one request on an English page; a namespace left out still loads, from its own chunk).
  * 4. The tag in {@link WIDGET_TAGS} and `HTMLElementTagNameMap` (shared/tags.ts); the
  *    component and element in `src/index.ts`; a section in docs/embedding.md.
  *

@@ -14,7 +14,9 @@ export type Messages = Readonly<Record<LocaleCode, Namespaces | (() => Promise<N
 // holds only the translations it uses: the script-tag build splits the JSON files by top-level
 // key, and a module imported by one widget lands in that widget's chunk. Ukrainian, the
 // default, is imported statically (a widget shows it without waiting); English is imported
-// dynamically from ./messages/en_GB/, one chunk per namespace, when a widget shows it.
+// dynamically when a widget shows it: an element's in one chunk with all its namespaces
+// (./messages/en_GB/widgets/, english.ts), a React component's from ./messages/en_GB/, one chunk
+// per namespace.
 // `common`, `error` and `widget` are always there; a widget imports the others it needs from
 // ./messages/ directly (not from this file, which would make every namespace part of every
 // element's graph): `<WidgetShell messages={[categoryMessages, mapMessages]}>`.

@@ -4,13 +4,26 @@ import { waitFor } from '@testing-library/dom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '@poruch/core/locales/en_GB.json';
 import ua from '@poruch/core/locales/ua.json';
-import { loadedWidgetI18n } from '../createWidgetI18n.js';
+import { ELEMENTS } from '../../loader/elements.js';
+import { showsEnglish } from '../../loader/english.js';
+import { loadWidgetI18n, loadedWidgetI18n } from '../createWidgetI18n.js';
 import { defineWidget } from '../defineWidget.js';
+import { ENGLISH } from '../english.js';
+import { resolveLang } from '../lang.js';
 import type { Messages, Namespaces } from '../messages.js';
+import { categoryMessages } from '../messages/categoryMessages.js';
+import { countryNameMessages } from '../messages/countryNameMessages.js';
+import { experienceMessages } from '../messages/experienceMessages.js';
+import { fieldMessages } from '../messages/fieldMessages.js';
+import { flagMessages } from '../messages/flagMessages.js';
+import { homeMessages } from '../messages/homeMessages.js';
 import { mapMessages } from '../messages/mapMessages.js';
+import { serviceProfileMessages } from '../messages/serviceProfileMessages.js';
+import { vacanciesMessages } from '../messages/vacanciesMessages.js';
 import { useWidget } from '../WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../WidgetShell.js';
 import '../../search/element.js';
+import '../../vacancies/element.js';
 
 // Ukrainian, the default, is inline; English is loaded only when a widget shows it. The first
 // render is already in the widget's language, and a language change renders the other one once
@@ -183,5 +196,95 @@ describe('a widget’s English chunks', () => {
     expect(renders.filter((text) => text !== ua.map.label && text !== en.map.label)).toEqual([]);
     first.remove();
     second.remove();
+  });
+});
+
+describe('an element’s English', () => {
+  type Loader = () => Promise<Namespaces>;
+  /** Replaces `owner[key]` (a loader) by one that records `name` on each call. */
+  function record(calls: string[], owner: Record<string, unknown>, key: string, name: string) {
+    const real = owner[key] as Loader;
+    owner[key] = () => {
+      calls.push(name);
+      return real();
+    };
+    return () => {
+      owner[key] = real;
+    };
+  }
+
+  it('arrives in one chunk with every namespace the element shows, not one per namespace', async () => {
+    const calls: string[] = [];
+    const namespaces = {
+      categoryMessages,
+      countryNameMessages,
+      experienceMessages,
+      fieldMessages,
+      flagMessages,
+      homeMessages,
+      vacanciesMessages,
+    };
+    const restore = [
+      record(calls, ENGLISH as Record<string, unknown>, 'poruch-vacancies', 'poruch-vacancies'),
+      ...Object.entries(namespaces).map(([name, bundle]) =>
+        record(calls, bundle as Record<string, unknown>, 'en_GB', name),
+      ),
+    ];
+    try {
+      const el = document.createElement('poruch-vacancies');
+      el.setAttribute('api-base', apiBase);
+      el.setAttribute('lang', 'en');
+      const seen = watch(el);
+      document.body.append(el);
+      await waitFor(
+        () => expect(contentRoot(el)?.textContent).toContain(en.error.service_unavailable),
+        { timeout: 5000 },
+      );
+      expect(seen[0]!.lang).toBe('en-GB');
+      for (const state of seen) expect(state.text).not.toMatch(RAW_KEY);
+      expect(calls).toEqual(['poruch-vacancies']);
+      el.remove();
+    } finally {
+      for (const undo of restore) undo();
+    }
+  });
+
+  it('brings a namespace it lacks from that namespace’s own chunk', async () => {
+    const calls: string[] = [];
+    const profile: Messages = { ...serviceProfileMessages };
+    record(calls, profile as Record<string, unknown>, 'en_GB', 'service_profile');
+    const chunk = ENGLISH['poruch-search']!;
+    const i18n = await loadWidgetI18n('en_GB', [profile, categoryMessages], () => {
+      calls.push('poruch-search');
+      return chunk();
+    });
+    expect(calls).toEqual(['poruch-search', 'service_profile']);
+    expect(i18n.t('service_profile.not_found')).toBe(en.service_profile.not_found);
+    expect(i18n.t('category.auto')).toBe(en.category.auto);
+  });
+
+  it('is the same chunk the loader starts beside the element’s code', async () => {
+    expect(Object.keys(ENGLISH).sort()).toEqual(Object.keys(ELEMENTS).sort());
+    for (const [tag, [, , english]] of Object.entries(ELEMENTS))
+      expect(await english()).toBe(await ENGLISH[tag]!());
+  });
+
+  it('is started by the loader for the elements whose language resolves to English', () => {
+    const page = document.documentElement.lang;
+    try {
+      for (const docLang of ['', 'uk', 'en', 'en-GB', 'de'])
+        for (const lang of [null, '', 'ua', 'uk-UA', 'en', 'en_US', 'EN-gb', 'fr', ' en ']) {
+          document.documentElement.lang = docLang;
+          const el = document.createElement('poruch-map');
+          if (lang !== null) el.setAttribute('lang', lang);
+          expect([docLang, lang, showsEnglish(el)]).toEqual([
+            docLang,
+            lang,
+            resolveLang(lang, docLang) === 'en_GB',
+          ]);
+        }
+    } finally {
+      document.documentElement.lang = page;
+    }
   });
 });

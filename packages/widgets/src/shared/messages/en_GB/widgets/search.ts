@@ -1,0 +1,9 @@
+// Every namespace <poruch-search> shows, in one file (rollup.config.mjs: its own copy).
+export {
+  common,
+  error,
+  widget,
+  category,
+  country_name,
+  home,
+} from '@poruch/core/locales/en_GB.json';

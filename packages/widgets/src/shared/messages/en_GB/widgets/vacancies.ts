@@ -1,0 +1,13 @@
+// Every namespace <poruch-vacancies> shows, in one file (rollup.config.mjs: its own copy).
+export {
+  common,
+  error,
+  widget,
+  category,
+  country_name,
+  experience,
+  field,
+  flag,
+  home,
+  vacancies,
+} from '@poruch/core/locales/en_GB.json';
