@@ -437,3 +437,95 @@ describe('<poruch-map> filters, two maps, leaks and outages', () => {
     await context.close();
   });
 });
+
+/*
+ * A hidden map (its list view, a hidden host) measures 0×0. Before, a window resize while it was
+ * hidden made Leaflet take that size, and the map asked for the box of a single point: the list
+ * emptied, and the map shown again had no markers (and, shown by its host, kept the 0×0 size and
+ * box until the next window resize).
+ */
+describe('<poruch-map> hidden and shown again', () => {
+  /** The map's requests from now on. */
+  const watchMap = (page: Page) => {
+    const seen: URL[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/v1/map?')) seen.push(new URL(r.url()));
+    });
+    return seen;
+  };
+  /** The longitudes a request's bbox spans. */
+  const span = (u: URL) => {
+    const [west, , east] = u.searchParams.get('bbox')!.split(',').map(Number) as number[];
+    return east! - west!;
+  };
+  /** The longitudes the map's container spans at zoom 5 (8192 px around the world). */
+  const shownSpan = async (page: Page) =>
+    ((await page
+      .locator('poruch-map .leaflet-container')
+      .evaluate((el) => (el as HTMLElement).clientWidth)) /
+      (256 * 2 ** 5)) *
+    360;
+  /** Longer than Leaflet's resize `moveend` (200 ms) and the map's debounce (150 ms). */
+  const settle = (page: Page) => page.waitForTimeout(1000);
+
+  async function openMap(page: Page, name: string) {
+    const seen = watchMap(page);
+    await page.goto(
+      await mapHost(
+        name,
+        '<poruch-map api-base="{{API}}" tile-url="none" center="50,15" zoom="5"></poruch-map>',
+      ),
+    );
+    await page.locator('poruch-map[state="ready"]').waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.locator('poruch-map .poruch-cluster').count()).toBeGreaterThan(0);
+    await settle(page);
+    return seen;
+  }
+
+  it('asks nothing on a resize in the list view, and once for its real box back on the map', async () => {
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const seen = await openMap(page, 'map-hidden-list');
+    const asked = seen.length;
+    const map = page.locator('poruch-map');
+    await map.locator('button.toggle').click();
+    const items = map.locator('.list li');
+    await expect.poll(() => items.count()).toBeGreaterThan(0);
+    const listed = await items.count();
+
+    await page.setViewportSize({ width: 375, height: 900 });
+    await settle(page);
+    // Before: one request for a single point's box, and the list said "Nothing in view".
+    expect(seen.map(String).slice(asked)).toEqual([]);
+    expect(await items.count()).toBe(listed);
+
+    await map.locator('button.toggle').click();
+    await expect.poll(() => seen.length).toBe(asked + 1);
+    expect(span(seen.at(-1)!)).toBeCloseTo(await shownSpan(page), 0);
+    await expect.poll(() => map.locator('.poruch-cluster').count()).toBeGreaterThan(0);
+    await settle(page);
+    expect(seen.length).toBe(asked + 1);
+    await context.close();
+  });
+
+  it('shown again by its host, takes its real size and asks once, with no window resize', async () => {
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const seen = await openMap(page, 'map-hidden-host');
+    const asked = seen.length;
+    const map = page.locator('poruch-map');
+    await map.evaluate((el) => ((el as HTMLElement).hidden = true));
+    await page.setViewportSize({ width: 375, height: 900 });
+    await settle(page);
+    expect(seen.map(String).slice(asked)).toEqual([]);
+
+    await map.evaluate((el) => ((el as HTMLElement).hidden = false));
+    // Before: nothing, the map kept its 0×0 size and its single point's empty answer.
+    await expect.poll(() => seen.length).toBe(asked + 1);
+    expect(span(seen.at(-1)!)).toBeCloseTo(await shownSpan(page), 0);
+    await expect.poll(() => map.locator('.poruch-cluster').count()).toBeGreaterThan(0);
+    await settle(page);
+    expect(seen.length).toBe(asked + 1);
+    await context.close();
+  });
+});
