@@ -75,6 +75,7 @@ function useTileUrl(attr: string | undefined): string | undefined {
 function MapView(props: MapProps) {
   const { api, t, emit, setState, siteBase, lang } = useWidget();
   const container = useRef<HTMLDivElement>(null);
+  const wrap = useRef<HTMLDivElement>(null);
   const [controller, setController] = useState<MapController | null>(null);
   const [data, setData] = useState<MapResult | null>(null);
   const [error, setError] = useState<unknown>(undefined);
@@ -173,10 +174,12 @@ function MapView(props: MapProps) {
     if (selected) emit('select', selected);
   }, [selected, emit]);
 
-  // Leaflet measures its container; after the list view it must measure again.
+  // Under the list the map stays laid out at its real size, so the list shows the box the map
+  // would show; `inert` keeps it out of the keyboard's and screen reader's way (set here: React
+  // 18 has no `inert` prop).
   useEffect(() => {
-    if (!list) controller?.map.invalidateSize();
-  }, [list, controller]);
+    wrap.current?.toggleAttribute('inert', list);
+  }, [list]);
 
   const retry = () => {
     setError(undefined);
@@ -207,48 +210,56 @@ function MapView(props: MapProps) {
         </button>
       </div>
       {error !== undefined && <ErrorState error={error} onRetry={retry} />}
-      <div className="map-wrap" hidden={list}>
-        <div ref={container} className="map" part="map" role="region" aria-label={t('map.label')} />
-        {offline && (
-          <p className="notice" part="notice">
-            {t('map.offline')}
-          </p>
-        )}
-        {selected && (
-          <div className="card" part="card" role="dialog" aria-labelledby="poruch-card-title">
-            <h3 id="poruch-card-title" part="card-title">
-              {selected.name}
-            </h3>
-            {selected.category && (
-              <span className="muted">{t(`category.${selected.category}`)}</span>
-            )}
-            <a part="card-link" href={profileUrl(selected.id)} target="_top">
-              {t('widget.open_profile')}
-            </a>
-            <button
-              type="button"
-              className="close"
-              aria-label={t('widget.close_card')}
-              onClick={() => setSelected(null)}
-            >
-              ×
-            </button>
-          </div>
+      <div className={list ? 'view listing' : 'view'}>
+        <div className="map-wrap" ref={wrap}>
+          <div
+            ref={container}
+            className="map"
+            part="map"
+            role="region"
+            aria-label={t('map.label')}
+          />
+          {offline && (
+            <p className="notice" part="notice">
+              {t('map.offline')}
+            </p>
+          )}
+          {selected && (
+            <div className="card" part="card" role="dialog" aria-labelledby="poruch-card-title">
+              <h3 id="poruch-card-title" part="card-title">
+                {selected.name}
+              </h3>
+              {selected.category && (
+                <span className="muted">{t(`category.${selected.category}`)}</span>
+              )}
+              <a part="card-link" href={profileUrl(selected.id)} target="_top">
+                {t('widget.open_profile')}
+              </a>
+              <button
+                type="button"
+                className="close"
+                aria-label={t('widget.close_card')}
+                onClick={() => setSelected(null)}
+              >
+                ×
+              </button>
+            </div>
+          )}
+        </div>
+        {list && (
+          <MapList
+            data={data}
+            profileUrl={profileUrl}
+            onCluster={(c) => {
+              setList(false);
+              requestAnimationFrame(() => controller?.zoomInto(c));
+            }}
+            onPoint={(p) => {
+              setSelected(p);
+            }}
+          />
         )}
       </div>
-      {list && (
-        <MapList
-          data={data}
-          profileUrl={profileUrl}
-          onCluster={(c) => {
-            setList(false);
-            requestAnimationFrame(() => controller?.zoomInto(c));
-          }}
-          onPoint={(p) => {
-            setSelected(p);
-          }}
-        />
-      )}
     </section>
   );
 }

@@ -24,7 +24,14 @@ export const MAP_PARTS = [
 export const mapStyles =
   leafletCss +
   /* css */ `
+.view { position: relative; }
 .map-wrap { position: relative; display: block; }
+/* The list view: the map stays laid out at its size under the list (Leaflet keeps measuring it),
+   unseen, and clipped so it does not lengthen the page. */
+.view.listing { overflow: hidden; overflow: clip; }
+.listing > .map-wrap {
+  position: absolute; top: 0; left: 0; right: 0; visibility: hidden; pointer-events: none;
+}
 .map {
   display: block; width: 100%; height: var(--poruch-map-height, 480px);
   border-radius: ${themeVar('--poruch-radius')}; overflow: hidden;

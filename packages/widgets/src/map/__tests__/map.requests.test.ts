@@ -189,21 +189,20 @@ describe('<poruch-map> on a resize', () => {
 });
 
 describe('<poruch-map> hidden (0×0) and shown again', () => {
-  it('asks nothing on a resize in the list view, and once for its new box back on the map', async () => {
+  it('asks for the new box on a resize in the list view, as the map view does, and nothing back on the map', async () => {
     const requests = watchMapRequests();
     const map = await mountMap();
     map.toggle();
     await waitFor(() => expect(map.listed()).toHaveLength(2));
 
     await resizeTo(375);
-    await sleep(AFTER_RESIZE_MS);
-    // Before: a request for the box of a single point, and the list said "Nothing in view".
-    expect(requests()).toHaveLength(1);
-    expect(map.listed()).toHaveLength(2);
-
-    map.toggle();
+    // Before: nothing, and the list kept Lisbon, outside the box the map would show.
     await waitFor(() => expect(requests()).toHaveLength(2));
     expect(span(requests()[1]!)).toBeCloseTo(spanOf(375), 0);
+    await waitFor(() => expect(map.listed()).toHaveLength(1));
+    expect(map.listed()[0]).toContain('СТО «Прага»');
+
+    map.toggle();
     await sleep(AFTER_RESIZE_MS);
     expect(requests()).toHaveLength(2);
     expect(map.marker('СТО «Прага»')).not.toBeNull();
@@ -225,26 +224,27 @@ describe('<poruch-map> hidden (0×0) and shown again', () => {
     expect(map.marker('СТО «Прага»')).toBe(prague);
   });
 
-  it('built in the list view, asks nothing until it is shown, then once for a real box', async () => {
+  it('built in the list view, asks at once for the box the map would show and lists it', async () => {
     const requests = watchMapRequests();
     const map = await createMap({ 'list-view': '' });
-    await sleep(AFTER_RESIZE_MS);
-    // Before: one request for the box of a single point, so an empty list.
-    expect(requests()).toHaveLength(0);
+    // Before: nothing until the map was shown, and the list said "Loading…".
+    await waitFor(() => expect(map.listed()).toHaveLength(2));
+    expect(requests()).toHaveLength(1);
+    expect(span(requests()[0]!)).toBeCloseTo(spanOf(800), 0);
+    expect(stateOf(map.el)).toBe('ready');
 
     map.toggle();
-    await waitFor(() => expect(requests()).toHaveLength(1));
-    expect(span(requests()[0]!)).toBeCloseTo(spanOf(800), 0);
-    await waitFor(() => expect(map.marker('СТО «Прага»')).not.toBeNull());
-    expect(stateOf(map.el)).toBe('ready');
     await sleep(AFTER_RESIZE_MS);
     expect(requests()).toHaveLength(1);
+    expect(map.marker('СТО «Прага»')).not.toBeNull();
   });
 
   it('asks for the box of its last size when the filters change while it is hidden', async () => {
     const requests = watchMapRequests();
     const map = await mountMap();
     map.toggle();
+    // The host hides the element: the map is 0×0.
+    map.el.hidden = true;
     await resizeTo(375);
     map.el.setAttribute('country', 'PT');
     await waitFor(() => expect(map.listed()).toHaveLength(1));
