@@ -11,9 +11,11 @@
  * p50/p95 of searchServices over a mixed query set drawn from the generated rows (exact words,
  * prefixes, typos of 1 and 2 edits, KMU-transliterated words, two-word queries, queries with
  * filters, filters alone, near/radius, frequent words) and of searchVacancies, in-process with
- * the result cache off; then requests/s at 50 connections with autocannon over HTTP on the same
- * server (see `throughput`): repeated popular queries (cache warm), a mix of repeats and
- * never-seen queries, never-seen queries only (cache off), and /healthz (the ceiling).
+ * the result cache off; then, over HTTP on one server (see `throughput`): the profile fetch
+ * (`GET /api/v1/services/:id` of random approved services, p50/p95 one at a time, then
+ * requests/s), and requests/s at 50 connections with autocannon: repeated popular queries (cache
+ * warm), a mix of repeats and never-seen queries, never-seen queries only (cache off), and
+ * /healthz (the ceiling).
  * `--quick`: 10k services, 30k vacancies, 150 searches, 3 s per autocannon run (CI-sized).
  * `--data-dir DIR` keeps the seeded data between runs: PGlite's data directory as a tarball in
  * DIR (loaded into memory on the next run), and the PostgreSQL database under a fixed name (not
@@ -329,6 +331,10 @@ interface Run {
   p99: number;
 }
 interface Throughput {
+  /** `GET /api/v1/services/:id` of random approved services, one at a time. */
+  profile: Stats;
+  /** The same profiles at 50 connections. */
+  profileRps: Run;
   /** Every request repeats one of the query set's 400 queries, the cache warm. */
   popular: Run;
   /** 4 of 5 requests repeat a query of the set, 1 of 5 is a query never asked before. */
@@ -352,6 +358,11 @@ async function throughput(
   samples: Sample[],
 ): Promise<Throughput> {
   const fresh = await freshQueries(database, samples);
+  const ids = rowsOf<{ id: string }>(
+    await database.db.execute(sql`
+      SELECT id FROM services WHERE status = 'approved' ORDER BY md5(id::text || 'profile')
+       LIMIT ${REQUESTS}`),
+  ).map((r) => r.id);
   const { base, close } = await serveApp(database);
   const paths = samples.map((s) => `/api/v1/services?${new URLSearchParams(s.query).toString()}`);
   const requests = paths.map((p) => ({ method: 'GET' as const, path: p }));
@@ -362,6 +373,23 @@ async function throughput(
     return { rps: r.requests.average, p99: r.latency.p99 };
   };
   try {
+    // The profile fetch: each id once (its first view), after a few warm-up requests.
+    for (const id of ids.slice(0, 20)) await (await fetch(`${base}/api/v1/services/${id}`)).json();
+    const profileTimes: number[] = [];
+    let found = 0;
+    for (const id of ids) {
+      const t = performance.now();
+      const res = await fetch(`${base}/api/v1/services/${id}`);
+      await res.json();
+      profileTimes.push(performance.now() - t);
+      if (res.ok) found++;
+    }
+    const profile = stats(profileTimes, found);
+    const profileRps = await run('profile', {
+      url: base,
+      requests: ids.map((id) => ({ method: 'GET' as const, path: `/api/v1/services/${id}` })),
+    });
+
     setSearchCache(true);
     for (const p of paths) await fetch(`${base}${p}`);
     const popular = await run('services, popular (cache warm)', { url: base, requests });
@@ -388,7 +416,7 @@ async function throughput(
     const uncached = await run('services, cache off', { url: base, requests });
     setSearchCache(true);
     const health = await run('/healthz', { url: `${base}/healthz` });
-    return { popular, mix, uncached, health };
+    return { profile, profileRps, popular, mix, uncached, health };
   } finally {
     setSearchCache(true);
     await close(); // closes the database too
@@ -483,11 +511,14 @@ for (const k of Object.keys(results[0]?.byKind ?? {})) {
 }
 row('searchVacancies, filters', (r) => cellOf(r.vacancies));
 row('searchVacancies, with q', (r) => cellOf(r.vacanciesQ));
-const share = (r: Result, run: keyof Throughput) => {
+type RunName = 'profileRps' | 'popular' | 'mix' | 'uncached';
+const share = (r: Result, run: RunName) => {
   if (!r.rps) return '–';
   const { rps, p99 } = r.rps[run];
   return `${Math.round(rps)} (${Math.round((rps / r.rps.health.rps) * 100)}%, p99 ${p99} ms)`;
 };
+row('profile `GET services/:id` over HTTP, p50 / p95', (r) => cellOf(r.rps?.profile));
+row('profile req/s (% of ceiling)', (r) => share(r, 'profileRps'));
 row('services req/s, popular queries, cache warm (% of ceiling)', (r) => share(r, 'popular'));
 row('services req/s, 1 in 5 never seen (% of ceiling)', (r) => share(r, 'mix'));
 row('services req/s, cache off (% of ceiling)', (r) => share(r, 'uncached'));

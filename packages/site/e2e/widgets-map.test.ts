@@ -493,7 +493,8 @@ describe('<poruch-map> hidden and shown again', () => {
     const items = map.locator('.list li');
     await expect.poll(() => items.count()).toBeGreaterThan(0);
     // The map stays laid out under the list, out of the keyboard's way.
-    expect(await map.locator('.map-wrap').evaluate((el) => el.hasAttribute('inert'))).toBe(true);
+    const inert = () => map.locator('.map-wrap').evaluate((el) => el.hasAttribute('inert'));
+    await expect.poll(inert).toBe(true);
 
     await page.setViewportSize({ width: 375, height: 900 });
     // The list shows what the map would show at the new width: one request for the 375 px box
@@ -506,7 +507,7 @@ describe('<poruch-map> hidden and shown again', () => {
 
     // Back on the map: the same box, already drawn, so no request; the markers are there.
     await map.locator('button.toggle').click();
-    expect(await map.locator('.map-wrap').evaluate((el) => el.hasAttribute('inert'))).toBe(false);
+    await expect.poll(inert).toBe(false);
     await expect.poll(() => map.locator('.poruch-cluster').count()).toBeGreaterThan(0);
     await settle(page);
     expect(seen.length).toBe(asked + 1);

@@ -3,10 +3,11 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { searchCacheListening, searchCacheStamp } from '../search/cache.js';
+import { findPublicProfile } from '../repositories/catalogue.js';
+import { searchCacheListening } from '../search/cache.js';
 import { loggedIn, partner } from './helpers/actors.js';
+import { cacheQuiet, setUsedCountSilently } from './helpers/cache.js';
 import type { TestClient } from './helpers/client.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -142,25 +143,8 @@ describe('the profile page with its first screen', () => {
     expect(edited.body.match(/<\/template>/g)).toHaveLength(1);
   });
 
-  /** Sets the used count with triggers off, so no `poruch_search` notification: a cached page misses it. */
-  const silently = (id: string, usedCount: number) =>
-    server.database.db.transaction(async (tx) => {
-      await tx.execute(sql`SET LOCAL session_replication_role = replica`);
-      await tx.execute(sql`UPDATE services SET used_count = ${usedCount} WHERE id = ${id}`);
-    });
-  /**
-   * Waits until the last write's notification has reached every listening connection: on
-   * PostgreSQL each pooled connection listens, and the copies to the idle ones arrive a moment
-   * after the write returns, each retiring the pages kept meanwhile.
-   */
-  const quiet = async () => {
-    for (let before = await searchCacheStamp(server.app.db); ;) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const now = await searchCacheStamp(server.app.db);
-      if (now === before) return;
-      before = now;
-    }
-  };
+  const silently = (id: string, usedCount: number) => setUsedCountSilently(server, id, usedCount);
+  const quiet = () => cacheQuiet(server);
   const approve = async (id: string) =>
     expect((await admin.post(`/api/v1/admin/services/${id}/approve`)).status).toBe(200);
 
@@ -175,8 +159,8 @@ describe('the profile page with its first screen', () => {
     expect(first.body).toContain('Скористалися: 0');
 
     await silently(id, 41);
-    // The row did change: the API reads it on every call.
-    expect((await admin.get(`/api/v1/services/${id}`)).body.usedCount).toBe(41);
+    // The row did change.
+    expect((await findPublicProfile(server.database.db, id))?.usedCount).toBe(41);
     const second = await page(id);
     expect(second.body).toBe(first.body);
     expect(second.headers.etag).toBe(first.headers.etag);

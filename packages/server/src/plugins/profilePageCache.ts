@@ -5,8 +5,9 @@ import { MAX_AGE_MS, searchCacheStamp } from '../search/cache.js';
 const MAX_ENTRIES = 300;
 
 /**
- * Recent profile pages (the server-drawn first screen of `/services/:id`), so a repeated view
- * costs a map lookup instead of two queries, a render and a compression. Retired as search pages
+ * Recent profile pages (the server-drawn first screen of `/services/:id`, and the JSON of
+ * `GET /api/v1/services/:id`), so a repeated view costs a map lookup instead of two queries and
+ * a render (and, for the page, a compression). Retired as search pages
  * are (`searchCacheStamp`, search/cache.ts): every write to services or vacancies (approval,
  * decline, edit, map visibility, deletion, a vacancy, a used mark) notifies `poruch_search`, and
  * this process sees its own writes' notification before the write returns, so no page shown

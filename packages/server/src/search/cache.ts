@@ -241,7 +241,8 @@ export interface JsonBody {
   etag: string;
 }
 
-function jsonBody(text: string): JsonBody {
+/** `text` as response bytes with their strong ETag. */
+export function jsonBody(text: string): JsonBody {
   const body = Buffer.from(text);
   return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
 }

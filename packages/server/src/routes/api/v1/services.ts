@@ -9,17 +9,26 @@ import {
   serviceSearchQuerySchema,
   usedMarkResultSchema,
   type ServicePage,
+  type ServiceProfile,
   usedMarkSchema,
 } from '@poruch/core';
 import { services, usedMarks } from '../../../db/schema.js';
 import { byIp, rateLimit } from '../../../lib/rate-limiter.js';
 import { findPublicProfile } from '../../../repositories/catalogue.js';
+import { ProfilePageCache } from '../../../plugins/profilePageCache.js';
+import { jsonBody, type JsonBody } from '../../../search/cache.js';
 import { searchServicesJson } from '../../../search/index.js';
+
+/** Profiles kept in memory (about 1 KB of JSON each). */
+const PROFILES_KEPT = 2000;
 
 /** Public catalogue: search, profile and "I have used this service". */
 export async function serviceRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['services'];
+  // Profiles as response bytes, kept until the next write to services or vacancies (as search
+  // pages are: see ProfilePageCache). Only found profiles are kept.
+  const profiles = new ProfilePageCache<JsonBody>(PROFILES_KEPT);
 
   app.get(
     '/services',
@@ -56,10 +65,18 @@ export async function serviceRoutes(fastify: FastifyInstance) {
         response: { 200: serviceProfileSchema },
       },
     },
-    async (request) => {
-      const profile = await findPublicProfile(app.db, request.params.id);
-      if (!profile) throw new PoruchError(404, 'resource_was_not_found');
-      return profile;
+    // The JSON and ETag are computed once per profile and write (see `profiles`).
+    async (request, reply) => {
+      const id = request.params.id.toLowerCase();
+      const page = await profiles.get(app.db, id, async () => {
+        const profile = await findPublicProfile(app.db, id);
+        return profile && jsonBody(JSON.stringify(serviceProfileSchema.parse(profile)));
+      });
+      if (!page) throw new PoruchError(404, 'resource_was_not_found');
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('etag', page.etag)
+        .send(page.body as unknown as ServiceProfile);
     },
   );
 
