@@ -511,6 +511,15 @@ describe('<poruch-map> hidden and shown again', () => {
     await expect.poll(() => map.locator('.poruch-cluster').count()).toBeGreaterThan(0);
     await settle(page);
     expect(seen.length).toBe(asked + 1);
+
+    // The list view as seen: the map under it takes no room and shows through nowhere.
+    await map.locator('button.toggle').click();
+    await expect.poll(inert).toBe(true);
+    const list = await map.locator('.list').boundingBox();
+    const toolbar = await map.locator('[part~="toolbar"]').boundingBox();
+    expect(list!.y).toBeGreaterThanOrEqual(toolbar!.y + toolbar!.height - 1);
+    expect(await map.locator('.leaflet-container').isVisible()).toBe(false);
+    await screenshot(page, 'widgets-map-list');
     await context.close();
   });
 
