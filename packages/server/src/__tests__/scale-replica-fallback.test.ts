@@ -186,12 +186,16 @@ describe.skipIf(!ready)(
           vacancies: await client.get('/api/v1/vacancies?country=PL'),
           map: await client.get('/api/v1/map?bbox=20,51,22,53&zoom=10'),
           sitemap: await client.get('/sitemap.xml'),
+          // A missing profile is never kept in memory, so this read always reaches a database
+          // (a found profile, like a search page, may be answered from memory).
+          missing: await client.get(`/api/v1/services/${randomUUID()}`),
         };
         return { answers, ms: Date.now() - started };
       };
       const expectCorrect = ({ answers }: Awaited<ReturnType<typeof publicReads>>) => {
         for (const [name, res] of Object.entries(answers))
-          expect([name, res.status]).toEqual([name, 200]);
+          expect([name, res.status]).toEqual([name, name === 'missing' ? 404 : 200]);
+        expect(answers.missing.body.errors.message).toBe('resource_was_not_found');
         expect((answers.search.body.items as { id: string }[]).map((i) => i.id)).toContain(id);
         expect(answers.profile.body.id).toBe(id);
         expect(answers.vacancies.body.items).toBeInstanceOf(Array);
