@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { PoruchError } from '@poruch/core';
 import { accounts } from '../../../db/schema.js';
 import { byIp, rateLimit } from '../../../lib/rate-limiter.js';
 import { verifyUnsubscribeToken } from '../../../mail/unsubscribe.js';
@@ -35,7 +36,18 @@ export async function unsubscribeRoutes(fastify: FastifyInstance) {
     { name: 'unsubscribe-ip', max: 60, windowMs: 60_000, key: byIp },
   ]);
 
-  // One-click posts are forms; only this plugin accepts them.
+  // The body is optional whatever it is sent as: a mail client's one-click form
+  // (`List-Unsubscribe=One-Click`, urlencoded or multipart), a JSON or form `{ token }`, or
+  // nothing at all (no body, or an empty one with any Content-Type or none) with the token in the
+  // query. Only this plugin's parsers change: an empty body is no body here, a non-empty JSON body
+  // goes through Fastify's own JSON parser (invalid_json, prototype poisoning refused), and a
+  // non-empty body of any other type is 415 unsupported_media_type.
+  fastify.removeAllContentTypeParsers();
+  const json = fastify.getDefaultJsonParser('error', 'error');
+  const isEmpty = (body: string | Buffer) => body.toString().trim() === '';
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    isEmpty(body) ? done(null, {}) : json(request, body as string, done),
+  );
   fastify.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
@@ -45,6 +57,9 @@ export async function unsubscribeRoutes(fastify: FastifyInstance) {
     payload.resume();
     payload.on('end', () => done(null, {}));
   });
+  fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) =>
+    isEmpty(body) ? done(null, {}) : done(new PoruchError(415, 'unsupported_media_type')),
+  );
 
   const unsubscribe = async (token: string | undefined) => {
     const accountId = token ? verifyUnsubscribeToken(app.mail.unsubscribeSecret, token) : null;
@@ -78,12 +93,18 @@ export async function unsubscribeRoutes(fastify: FastifyInstance) {
     '/unsubscribe',
     {
       config: { public: true, csrf: false },
+      // No body at all is an empty one (the token is in the query).
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
       preHandler: limit,
       schema: {
         tags,
         summary: 'Unsubscribe from campaign mails (RFC 8058 one-click)',
         description:
-          'The token is in the query (`?token=`, as in List-Unsubscribe) or in a JSON or form body.',
+          'The token is in the query (`?token=`, as in List-Unsubscribe) or in a JSON or form body. ' +
+          'With the token in the query the body may be anything a mail client sends: ' +
+          '`List-Unsubscribe=One-Click` (form or multipart), an empty body of any type, or none.',
         querystring: z.object({ token: tokenSchema.optional() }),
         body: z
           .object({ token: tokenSchema.optional(), 'List-Unsubscribe': z.string().optional() })
