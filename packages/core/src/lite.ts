@@ -1,8 +1,8 @@
 /**
  * `@poruch/core/lite`: the part of core with no zod, ky, i18next or zustand. Key lists,
- * countries and flags, locales, translation helpers, cookies and constants. The widgets import
- * from here so that their script-tag bundles stay small (see packages/widgets); everything is
- * also exported from `@poruch/core`.
+ * countries and flags, locales, translation helpers, cookies, constants and the same-origin
+ * path check. The widgets import from here so that their script-tag bundles stay small (see
+ * packages/widgets); everything is also exported from `@poruch/core`.
  */
 export * from './keys.js';
 export {
@@ -33,3 +33,4 @@ export type { Translate } from './i18n/translate.js';
 export { readCookie } from './client/cookies.js';
 export { LIMITS } from './limits.js';
 export { API_PREFIX, ENV_PATH, XSRF_COOKIE, XSRF_HEADER } from './constants.js';
+export { sameOriginPath } from './sameOriginPath.js';
