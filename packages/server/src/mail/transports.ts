@@ -1,8 +1,8 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { parseConnectionUrl } from 'nodemailer/lib/shared';
+import { ensurePrivateDir, writePrivateFile } from '../lib/private-files.js';
 
 /** What became of one delivery attempt. */
 export type DeliveryOutcome =
@@ -160,7 +160,10 @@ export class SmtpTransport implements MailTransport {
 
 /**
  * Development without SMTP: each mail becomes DATA_DIR/mail/<name>.eml. The file name is fixed per
- * outbox row and written by rename, so a retry after a crash replaces the same file.
+ * outbox row and written by rename, so a retry after a crash replaces the same file. Mails hold
+ * temporary passwords and login links: the folder is owner-only (0700) and each file 0600 from its
+ * first byte, whatever the umask; `prepare()` (at start) fixes a folder and files an older version
+ * left readable by others.
  */
 export class FileTransport implements MailTransport {
   constructor(
@@ -168,16 +171,19 @@ export class FileTransport implements MailTransport {
     private readonly onWritten: (file: string) => void,
   ) {}
 
+  /** Creates the folder owner-only, or makes an existing one and the mail in it so. */
+  prepare(): Promise<void> {
+    return ensurePrivateDir(this.dir, { files: true });
+  }
+
   async deliver(
     mail: { id: string; raw: Buffer; fileName: string },
     commit: () => Promise<boolean>,
   ): Promise<DeliveryOutcome> {
     try {
-      await fs.mkdir(this.dir, { recursive: true });
+      await ensurePrivateDir(this.dir);
       const file = path.join(this.dir, mail.fileName);
-      const tmp = `${file}.${process.pid}.tmp`;
-      await fs.writeFile(tmp, mail.raw);
-      await fs.rename(tmp, file);
+      await writePrivateFile(file, mail.raw);
       if (!(await commit())) return { kind: 'abandoned' };
       this.onWritten(file);
       return { kind: 'sent' };

@@ -46,12 +46,20 @@ export const mailPlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
   let worker: OutboxWorker | null = null;
   if (env.MAIL_WORKER) {
     const mailDir = path.join(env.DATA_DIR, 'mail');
+    let transport: SmtpTransport | FileTransport;
+    if (env.SMTP_URL) {
+      transport = new SmtpTransport(env.SMTP_URL);
+    } else {
+      transport = new FileTransport(mailDir, (file) =>
+        app.log.info({ file }, 'mail written to file'),
+      );
+      // Owner-only before the first mail, also when an older version made it readable.
+      await transport.prepare();
+    }
     worker = new OutboxWorker({
       db: app.db,
       log: app.log,
-      transport: env.SMTP_URL
-        ? new SmtpTransport(env.SMTP_URL)
-        : new FileTransport(mailDir, (file) => app.log.info({ file }, 'mail written to file')),
+      transport,
       vapid,
       from: env.MAIL_FROM,
       publicUrl: env.PUBLIC_URL,
