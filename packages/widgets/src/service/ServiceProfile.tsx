@@ -8,7 +8,7 @@ import {
   type ReactNode,
 } from 'react';
 import type { ServiceProfile as Profile } from '@poruch/core';
-import { categoryLabelKey, countryNameKey } from '@poruch/core/lite';
+import { categoryLabelKey, countryNameKey, sameOriginPath } from '@poruch/core/lite';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useResource } from '../shared/useResource.js';
 import { isWidgetError } from '../shared/WidgetError.js';
@@ -101,19 +101,19 @@ function BackLink({
   onNavigate: ((href: string) => void) | undefined;
 }) {
   const { t, emit } = useWidget();
-  const safe = href ? safeWebHref(new URL(href, location.href).href) : null;
-  // A same-origin path stays as written (`/`), as a single-page app's own links are.
-  const shown = safe && href?.startsWith('/') && !href.startsWith('//') ? href : safe;
+  // A link on the page's own origin is its resolved path (`/`, as a single-page app's own links
+  // are); another site's only as a full http(s) URL; anything else is no link.
+  const safe = sameOriginPath(href, location.href) ?? safeWebHref(href, location.href);
   const onClick = (e: MouseEvent) => {
     // A listener that calls preventDefault() handles the navigation itself (a single-page app).
     if (!emit('back', { serviceId }) || !safe) e.preventDefault();
     else if (onNavigate && !isModified(e)) {
       e.preventDefault();
-      onNavigate(shown ?? safe);
+      onNavigate(safe);
     }
   };
   return safe ? (
-    <a className="profile__back" part="back" href={shown ?? safe} onClick={onClick}>
+    <a className="profile__back" part="back" href={safe} onClick={onClick}>
       ← {t('service_profile.back_to_list')}
     </a>
   ) : (

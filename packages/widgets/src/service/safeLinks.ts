@@ -1,11 +1,13 @@
 /**
  * A website link's href, only for http and https URLs; null for anything else
- * (`javascript:`, `data:`, relative paths), which is then shown as text.
+ * (`javascript:`, `data:`, relative paths without `base`), which is then shown as text.
+ *
+ * @param base resolves a relative `url` (a page's `location.href`). Defaults to none.
  */
-export function safeWebHref(url: string | null | undefined): string | null {
+export function safeWebHref(url: string | null | undefined, base?: string): string | null {
   if (!url) return null;
   try {
-    const u = new URL(url.trim());
+    const u = new URL(url.trim(), base);
     return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
   } catch {
     return null;

@@ -1,4 +1,5 @@
 import { fireEvent, waitFor, within } from '@testing-library/dom';
+import { render } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { withOutage, type SeededService } from '../../__tests__/helpers/apiServer.js';
 import { widgetSuite } from '../../__tests__/helpers/mounts.js';
@@ -33,6 +34,53 @@ describe('links', () => {
     expect(safeWebHref('data:text/html,x')).toBeNull();
     expect(telHref('+420 777 123 456')).toBe('tel:+420777123456');
     expect(telHref('call me')).toBeNull();
+  });
+});
+
+describe('the back link', () => {
+  /** The React component with `backHref`; what the link shows and hands to `onNavigate`. */
+  async function follow(backHref: string) {
+    const followed: string[] = [];
+    const { container } = render(
+      <PoruchService
+        apiBase={api.url}
+        lang="en_GB"
+        serviceId={service.id}
+        backHref={backHref}
+        onNavigate={(href) => followed.push(href)}
+      />,
+    );
+    const ui = within(await widgetRoot(container));
+    await waitFor(() => ui.getByRole('heading', { level: 2 }));
+    const link = ui.queryByRole('link', { name: /Back to list/ });
+    if (link) fireEvent.click(link);
+    return { href: link?.getAttribute('href') ?? null, followed };
+  }
+
+  it.each([
+    // A path on the page's origin is its resolved path, one leading slash.
+    ['/', '/'],
+    ['/services/x/../list?x=1#y', '/services/list?x=1#y'],
+    ['/..//evil.example', '/evil.example'],
+    ['<origin>/list', '/list'],
+    // What the browser reads as another host is that host's full URL, never a path.
+    ['/\t/evil.example', 'http://evil.example/'],
+    ['/\\evil.example', 'http://evil.example/'],
+    ['//evil.example/x', 'http://evil.example/x'],
+    ['https://list.example/a', 'https://list.example/a'],
+  ])('%j links to and navigates to %j', async (backHref, expected) => {
+    // The page's origin is the API's (useOrigin), known once the suite has started it.
+    const given = backHref.replace('<origin>', location.origin);
+    expect(await follow(given)).toEqual({ href: expected, followed: [expected] });
+  });
+
+  it.each([
+    ['javascript:alert(1)'],
+    ['java\tscript:alert(1)'],
+    ['data:text/html,x'],
+    ['http://[::1'],
+  ])('%j is a button that only fires poruch:back', async (backHref) => {
+    expect(await follow(backHref)).toEqual({ href: null, followed: [] });
   });
 });
 
