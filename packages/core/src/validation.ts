@@ -37,6 +37,13 @@ export const VALIDATION_KEYS = {
   linkScheme: 'validation.link_scheme',
   /** "A telephone number, not a link: digits like {phone}" (javascript:, sms:, a URL…) */
   phoneScheme: 'validation.phone_scheme',
+  /** "Notifications only through a public push service" (a push endpoint on an internal host) */
+  pushEndpoint: 'validation.push_endpoint',
+  /**
+   * "{name}: remove control characters and broken symbols" (U+0000, another control character,
+   * half of a surrogate pair: see FORBIDDEN_TEXT)
+   */
+  invalidCharacters: 'validation.invalid_characters',
 } as const;
 
 /** Example values shown inside the messages. */
@@ -116,20 +123,118 @@ export function zodErrorToFieldErrors(error: z.ZodError): FieldError[] {
 
 export { LIMITS };
 
-/** A required, trimmed text of at most `max` characters. */
-export const requiredText = (max: number) => z.string().trim().min(1).max(max);
-/** An optional text of at most `max` characters; empty becomes undefined-free empty string. */
-export const optionalText = (max: number) => z.string().trim().max(max).default('');
+/**
+ * What no text the API accepts may hold. U+0000, which PostgreSQL refuses in text (the query
+ * failed, a 500); a lone surrogate, which has no UTF-8 (the driver stored U+FFFD instead); and the
+ * other control characters, C0 (U+0001–U+001F), DEL and C1 (U+0080–U+009F), which no one types
+ * and which only hide or garble text. `multiline` texts (descriptions, requirements, a report,
+ * a decline reason, a campaign) keep tab, line feed and carriage return. Bidirectional marks
+ * (U+200F, U+202E, U+2066–U+2069) are allowed: Hebrew and Arabic text needs them, and every page
+ * shows stored text as text, isolated. Emoji (surrogate pairs) are characters like any other.
+ */
+export const FORBIDDEN_TEXT = {
+  // Cc is exactly U+0000–U+001F and U+007F–U+009F; with the u flag, Cs matches only a surrogate
+  // that is not half of a pair (a pair is read as one code point).
+  line: /[\p{Cc}\p{Cs}]/u,
+  multiline: /(?![\t\n\r])[\p{Cc}\p{Cs}]/u,
+} as const;
 
-export const emailSchema = z
-  .string()
-  .trim()
+const forbiddenTextCheck = (rule: RegExp) =>
+  // Aborts: a value that cannot be stored gets this one message, not every rule after it.
+  z.refine<string>((v) => !rule.test(v), { error: VALIDATION_KEYS.invalidCharacters, abort: true });
+const TEXT_CHECKS = {
+  line: forbiddenTextCheck(FORBIDDEN_TEXT.line),
+  multiline: forbiddenTextCheck(FORBIDDEN_TEXT.multiline),
+};
+
+export interface TextOptions {
+  /** Keep tab, line feed and carriage return (descriptions). Defaults to false. */
+  multiline?: boolean;
+  /** Trim white space first (not passwords). Defaults to true. */
+  trim?: boolean;
+}
+
+/**
+ * The one builder of every text an input schema takes (bodies, query strings, route
+ * parameters): a string without the characters of FORBIDDEN_TEXT, which answer
+ * validation.invalid_characters. Chain the lengths and formats on it.
+ */
+export const text = ({ multiline = false, trim = true }: TextOptions = {}) => {
+  const base = trim ? z.string().trim() : z.string();
+  return base.check(TEXT_CHECKS[multiline ? 'multiline' : 'line']);
+};
+
+/** True when a zod string schema was built by text() (or carries its check). */
+const hasTextCheck = (schema: z.core.$ZodType): boolean =>
+  ((schema._zod.def as { checks?: unknown[] }).checks ?? []).some(
+    (check) => check === TEXT_CHECKS.line || check === TEXT_CHECKS.multiline,
+  );
+
+/**
+ * The paths of the strings an input schema takes that were not built by text(): every one of
+ * them could carry U+0000 or a lone surrogate to the database. A UUID (its format allows only
+ * hex digits and dashes) and enums are exempt. The tests walk every input schema and every
+ * route's schemas with it and expect none.
+ */
+export function uncheckedTexts(schema: z.core.$ZodType, path = ''): string[] {
+  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+  const walk = (inner: unknown, at = path) => uncheckedTexts(inner as z.core.$ZodType, at);
+  const key = (k: string) => (path ? `${path}.${k}` : k);
+  switch (def.type) {
+    case 'string':
+      return def.format === 'uuid' || hasTextCheck(schema) ? [] : [path || '(value)'];
+    case 'object':
+      return [
+        ...Object.entries(def.shape as Record<string, unknown>).flatMap(([k, v]) =>
+          walk(v, key(k)),
+        ),
+        ...(def.catchall ? walk(def.catchall, key('*')) : []),
+      ];
+    case 'record':
+      return [...walk(def.keyType, key('(key)')), ...walk(def.valueType, key('*'))];
+    case 'array':
+    case 'set':
+      return walk(def.element ?? def.valueType, key('[]'));
+    case 'tuple':
+      return [...(def.items as unknown[]), ...(def.rest ? [def.rest] : [])].flatMap((item, i) =>
+        walk(item, key(String(i))),
+      );
+    case 'union':
+      return (def.options as unknown[]).flatMap((option) => walk(option));
+    case 'intersection':
+      return [...walk(def.left), ...walk(def.right)];
+    case 'pipe':
+      // What a client sends is the pipe's input; its output was checked on the way in, unless
+      // the input is a preprocess transform.
+      return (def.in as z.core.$ZodType)._zod.def.type === 'transform'
+        ? walk(def.out)
+        : walk(def.in);
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+    case 'nonoptional':
+      return walk(def.innerType);
+    default:
+      return [];
+  }
+}
+
+/** A required, trimmed text of at most `max` characters. */
+export const requiredText = (max: number, options?: TextOptions) => text(options).min(1).max(max);
+/** An optional text of at most `max` characters; missing becomes the empty string. */
+export const optionalText = (max: number, options?: TextOptions) =>
+  text(options).max(max).default('');
+
+export const emailSchema = text()
   .min(1)
   .max(LIMITS.emailMax)
   .pipe(z.email({ error: VALIDATION_KEYS.email }))
   .transform((e) => e.toLowerCase());
 
-export const passwordSchema = z.string().min(LIMITS.passwordMin).max(LIMITS.passwordMax);
+export const passwordSchema = text({ trim: false }).min(LIMITS.passwordMin).max(LIMITS.passwordMax);
 
 /** A URL scheme at the start of a value (`javascript:`, `data:`, `https:`), lower-cased, or null. */
 const schemeOf = (v: string): string | null =>
@@ -142,9 +247,7 @@ const schemeOf = (v: string): string | null =>
  * Another scheme gets its own message (validation.link_scheme); a value without one (a bare
  * host) the general one (validation.link). Renderers check again (safeWebHref in the widgets).
  */
-export const websiteSchema = z
-  .string()
-  .trim()
+export const websiteSchema = text()
   .max(LIMITS.urlMax)
   .superRefine((v, ctx) => {
     if (v === '') return;
@@ -161,9 +264,7 @@ export const websiteSchema = z
  * the renderers build from the digits (a stored value is never an href). A value with a scheme
  * other than `tel:` (`javascript:`, `sms:`, `https:`) gets validation.phone_scheme.
  */
-export const phoneSchema = z
-  .string()
-  .trim()
+export const phoneSchema = text()
   .max(LIMITS.phoneMax)
   .superRefine((v, ctx) => {
     if (v === '' || /^(\+|\()?[0-9][0-9 ().-]{4,}$/.test(v)) return;

@@ -140,7 +140,7 @@ describe('links and telephones', () => {
   it.each([
     'javascript:alert(1)',
     'JaVaScRiPt:alert(1)',
-    ' \tjava\nscript:alert(1)',
+    ' \tjava script:alert(1)',
     'data:text/html,<script>alert(1)</script>',
     'vbscript:msgbox(1)',
     'ftp://example.com',
@@ -148,6 +148,13 @@ describe('links and telephones', () => {
   ])('rejects %j with validation.link_scheme', (v) => {
     expect(errorsOf(z.object({ website: websiteSchema }), { website: v })).toEqual([
       { field: 'website', key: VALIDATION_KEYS.linkScheme, params: {} },
+    ]);
+  });
+  it('rejects a scheme split by a control character before reading it', () => {
+    expect(
+      errorsOf(z.object({ website: websiteSchema }), { website: 'java\nscript:alert(1)' }),
+    ).toEqual([
+      { field: 'website', key: VALIDATION_KEYS.invalidCharacters, params: { name: 'website' } },
     ]);
   });
   it.each(['javascript:alert(1)', 'https://example.com', 'sms:+48123456789', 'data:,1'])(

@@ -7,6 +7,7 @@ import {
   passwordSchema,
   phoneSchema,
   requiredText,
+  text,
 } from '../validation.js';
 
 export const ACCOUNT_TYPES = ['PARTNER', 'ADMIN', 'CLIENT'] as const;
@@ -37,7 +38,7 @@ export { isAdmin, isPartner } from '../accountRoles.js';
 /** Body of `POST auth/login`. */
 export const credentialsSchema = z.strictObject({
   email: emailSchema,
-  password: z.string().min(1).max(LIMITS.passwordMax),
+  password: text({ trim: false }).min(1).max(LIMITS.passwordMax),
 });
 export type Credentials = z.infer<typeof credentialsSchema>;
 
@@ -50,7 +51,7 @@ export type AuthCheck = z.infer<typeof authCheckSchema>;
 
 const personalDataFields = {
   firstName: requiredText(LIMITS.personNameMax),
-  lastName: z.string().trim().max(LIMITS.personNameMax),
+  lastName: text().max(LIMITS.personNameMax),
   phone: phoneSchema,
   locale: localeSchema,
   marketingConsent: z.boolean(),
@@ -73,10 +74,10 @@ export type PersonalDataUpdate = z.infer<typeof personalDataUpdateSchema>;
 /** Change of e-mail or password: the current password is always required. */
 export const credentialsChangeSchema = z
   .strictObject({
-    currentPassword: z.string().min(1).max(LIMITS.passwordMax),
+    currentPassword: text({ trim: false }).min(1).max(LIMITS.passwordMax),
     email: emailSchema.optional(),
     newPassword: passwordSchema.optional(),
-    confirmPassword: z.string().max(LIMITS.passwordMax).optional(),
+    confirmPassword: text({ trim: false }).max(LIMITS.passwordMax).optional(),
   })
   .refine((v) => v.email !== undefined || v.newPassword !== undefined, {
     error: VALIDATION_KEYS.required,
@@ -94,7 +95,7 @@ export type ResetPassword = z.infer<typeof resetPasswordSchema>;
 
 /** Body of `DELETE account`: the current password confirms the deletion. */
 export const accountDeletionSchema = z.strictObject({
-  currentPassword: z.string().min(1).max(LIMITS.passwordMax),
+  currentPassword: text({ trim: false }).min(1).max(LIMITS.passwordMax),
 });
 export type AccountDeletion = z.infer<typeof accountDeletionSchema>;
 
@@ -102,7 +103,7 @@ export type AccountDeletion = z.infer<typeof accountDeletionSchema>;
 export const accountSignUpSchema = personalDataSchema.extend({
   email: emailSchema,
   password: passwordSchema,
-  confirmPassword: z.string().max(LIMITS.passwordMax),
+  confirmPassword: text({ trim: false }).max(LIMITS.passwordMax),
 });
 
 /** Body of `POST admin/administrators`: super admins only. */

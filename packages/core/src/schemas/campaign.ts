@@ -7,7 +7,7 @@ import { serviceStatusSchema } from './service.js';
 export const campaignInputSchema = z.strictObject({
   subject: requiredText(LIMITS.campaignSubjectMax),
   /** Plain text or Markdown, rendered safely. */
-  content: requiredText(LIMITS.campaignContentMax),
+  content: requiredText(LIMITS.campaignContentMax, { multiline: true }),
   statuses: z.array(serviceStatusSchema).default([]),
   categories: z.array(categorySchema).default([]),
   /** Send only to the administrator, as a test. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS, requiredText } from '../validation.js';
+import { LIMITS, requiredText, text } from '../validation.js';
 import { accountSchema } from './account.js';
 import { reportSchema, reportStatusSchema } from './report.js';
 import { serviceSummarySchema } from './search.js';
@@ -22,9 +22,7 @@ export type ServiceProfile = z.infer<typeof serviceProfileSchema>;
  * (localStorage) so it marks a service once; the server also limits marks per IP.
  */
 export const usedMarkSchema = z.strictObject({
-  browserId: z
-    .string()
-    .trim()
+  browserId: text()
     .min(16)
     .max(64)
     .regex(/^[A-Za-z0-9_-]+$/),
@@ -41,7 +39,9 @@ export const showOnMapSchema = z.strictObject({ showOnMap: z.boolean() });
 export const vacancyOpenSchema = z.strictObject({ isOpen: z.boolean() });
 
 /** Body of `POST admin/services/:id/decline`: the reason is stored and shown to the owner. */
-export const declineSchema = z.strictObject({ reason: requiredText(LIMITS.reportDescriptionMax) });
+export const declineSchema = z.strictObject({
+  reason: requiredText(LIMITS.reportDescriptionMax, { multiline: true }),
+});
 /** Body of `PUT admin/services/:id/partner`: mark or unmark as partner. */
 export const partnerFlagSchema = z.strictObject({ isPartner: z.boolean() });
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { LIMITS } from '../validation.js';
+import { LIMITS, text } from '../validation.js';
 import { addressDetailsSchema, countryCodeSchema } from './service.js';
 
 /** Query of `GET geocode`: an address, optionally narrowed to a country. */
 export const geocodeQuerySchema = z.strictObject({
-  address: z.string().trim().min(1).max(LIMITS.addressMax),
+  address: text().min(1).max(LIMITS.addressMax),
   country: countryCodeSchema.optional(),
 });
 export type GeocodeQuery = z.output<typeof geocodeQuerySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../validation.js';
 import { localeSchema } from './account.js';
 
 /** A country in a picker: code, English name and display name (spec §3). */
@@ -52,11 +53,13 @@ export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
 /** The browser's PushSubscription, as `toJSON()` gives it. */
 export const pushSubscriptionSchema = z.strictObject({
-  endpoint: z.url({ protocol: /^https$/ }).max(2000),
+  endpoint: text({ trim: false })
+    .max(2000)
+    .pipe(z.url({ protocol: /^https$/ })),
   expirationTime: z.number().nullable().optional(),
   keys: z.strictObject({
-    p256dh: z.string().min(1).max(200),
-    auth: z.string().min(1).max(100),
+    p256dh: text({ trim: false }).min(1).max(200),
+    auth: text({ trim: false }).min(1).max(100),
   }),
 });
 export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;

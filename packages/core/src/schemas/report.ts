@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS, optionalText } from '../validation.js';
+import { LIMITS, optionalText, text } from '../validation.js';
 import { REPORT_REASONS } from '../keys.js';
 
 export { REPORT_REASONS, type ReportReason } from '../keys.js';
@@ -11,9 +11,9 @@ export type ReportStatus = z.infer<typeof reportStatusSchema>;
 
 /** Anonymous report of a service. */
 export const reportInputSchema = z.strictObject({
-  serviceId: z.string().min(1).max(64),
+  serviceId: text({ trim: false }).min(1).max(64),
   reason: reportReasonSchema,
-  description: optionalText(LIMITS.reportDescriptionMax),
+  description: optionalText(LIMITS.reportDescriptionMax, { multiline: true }),
 });
 export type ReportInput = z.infer<typeof reportInputSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { categoryFilterSchema, categorySchema } from '../categories.js';
 import { experienceSchema, vacancySchema } from './vacancy.js';
 import { countryCodeSchema, serviceStatusSchema } from './service.js';
+import { text } from '../validation.js';
 
 /** Query-string booleans: `true`/`1` and `false`/`0`. */
 export const queryBoolean = z
@@ -9,8 +10,7 @@ export const queryBoolean = z
   .transform((v) => v === 'true' || v === '1');
 
 /** `minLng,minLat,maxLng,maxLat`, as Leaflet's `toBBoxString()` gives it. */
-export const bboxSchema = z
-  .string()
+export const bboxSchema = text({ trim: false })
   .max(100)
   .transform((s, ctx) => {
     const parts = s.split(',').map(Number);
@@ -32,8 +32,7 @@ export const bboxSchema = z
 export type BBox = z.output<typeof bboxSchema>;
 
 /** `lat,lng`. */
-export const pointSchema = z
-  .string()
+export const pointSchema = text({ trim: false })
   .max(60)
   .transform((s, ctx) => {
     const parts = s.split(',').map(Number);
@@ -53,7 +52,7 @@ export const pointSchema = z
 
 const page = z.coerce.number().int().min(1).max(10_000).default(1);
 const pageSize = z.coerce.number().int().min(1).max(100).default(20);
-const q = z.string().trim().max(200).optional();
+const q = text().max(200).optional();
 
 export const SERVICE_SORTS = ['relevance', 'newest', 'distance'] as const;
 
@@ -166,7 +165,7 @@ export type MapResult = z.infer<typeof mapResultSchema>;
 /** Query of `GET admin/services`. */
 export const adminServiceQuerySchema = z.strictObject({
   /** At least 3 characters (spec §5): a shorter one answers 400 admin_search_too_short. */
-  q: z.string().trim().max(200).optional(),
+  q,
   status: serviceStatusSchema.optional(),
   country: countryCodeSchema.optional(),
   category: categoryFilterSchema.default('all'),

@@ -6,6 +6,7 @@ import {
   optionalText,
   phoneSchema,
   requiredText,
+  text,
   websiteSchema,
 } from '../validation.js';
 
@@ -14,25 +15,27 @@ export const serviceStatusSchema = z.enum(SERVICE_STATUSES);
 export type ServiceStatus = z.infer<typeof serviceStatusSchema>;
 
 /** Two-letter country code, upper case. */
-export const countryCodeSchema = z
-  .string()
-  .trim()
+export const countryCodeSchema = text()
   .toUpperCase()
   .regex(/^[A-Z]{2}$/);
 
-/** A geocoder candidate the user chose: the validated address of a service. */
-export const addressDetailsSchema = z.object({
-  lat: z.number().min(-90).max(90),
-  lng: z.number().min(-180).max(180),
-  displayName: z.string().max(LIMITS.addressMax),
-  city: z.string().max(LIMITS.addressMax).default(''),
-  countryCode: z.string().max(2).default(''),
-  /** True when the geocoder resolved only the city (offline gazetteer). */
-  approximate: z.boolean().default(false),
-  /** Which geocoder answered: `gazetteer` or `nominatim`. */
-  source: z.string().max(32).default('gazetteer'),
-});
+const addressDetailsOf = (string: () => z.ZodString) =>
+  z.object({
+    lat: z.number().min(-90).max(90),
+    lng: z.number().min(-180).max(180),
+    displayName: string().max(LIMITS.addressMax),
+    city: string().max(LIMITS.addressMax).default(''),
+    countryCode: string().max(2).default(''),
+    /** True when the geocoder resolved only the city (offline gazetteer). */
+    approximate: z.boolean().default(false),
+    /** Which geocoder answered: `gazetteer` or `nominatim`. */
+    source: string().max(32).default('gazetteer'),
+  });
+/** A geocoder candidate: the validated address of a service, as the API answers it. */
+export const addressDetailsSchema = addressDetailsOf(() => z.string());
 export type AddressDetails = z.infer<typeof addressDetailsSchema>;
+/** The candidate the user chose, as a client sends it back: its texts checked like any input. */
+export const addressDetailsInputSchema = addressDetailsOf(() => text({ trim: false }));
 
 /** What a partner writes when adding or editing a service. */
 export const serviceInputSchema = z.strictObject({
@@ -40,11 +43,11 @@ export const serviceInputSchema = z.strictObject({
   countryCode: countryCodeSchema,
   category: categorySchema.nullable().default(null),
   address: optionalText(LIMITS.addressMax),
-  addressDetails: addressDetailsSchema.nullable().default(null),
+  addressDetails: addressDetailsInputSchema.nullable().default(null),
   website: websiteSchema.default(''),
   phone: phoneSchema.default(''),
-  descriptionUa: optionalText(LIMITS.descriptionMax),
-  descriptionOther: optionalText(LIMITS.descriptionMax),
+  descriptionUa: optionalText(LIMITS.descriptionMax, { multiline: true }),
+  descriptionOther: optionalText(LIMITS.descriptionMax, { multiline: true }),
   isOnline: z.boolean().default(false),
   showOnMap: z.boolean().default(true),
   /** The owner's original place in Ukraine. */

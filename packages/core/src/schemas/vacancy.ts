@@ -8,9 +8,9 @@ export const experienceSchema = z.enum(EXPERIENCE_KEYS);
 export const vacancyInputSchema = z.strictObject({
   name: requiredText(LIMITS.nameMax),
   /** Requirements and conditions. */
-  requirements: optionalText(LIMITS.descriptionMax),
+  requirements: optionalText(LIMITS.descriptionMax, { multiline: true }),
   /** Description of duties and skills. */
-  description: optionalText(LIMITS.descriptionMax),
+  description: optionalText(LIMITS.descriptionMax, { multiline: true }),
   salary: optionalText(LIMITS.nameMax),
   experience: experienceSchema.default('any'),
   isOpen: z.boolean().default(true),
