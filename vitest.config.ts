@@ -1,8 +1,12 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { postgresBinDir } from './packages/server/src/__tests__/helpers/postgresCluster.js';
 
 const server = (
   name: string,
-  env: Record<string, string> = {},
+  extra: Pick<
+    NonNullable<TestProjectInlineConfiguration['test']>,
+    'env' | 'globalSetup' | 'setupFiles'
+  > = {},
 ): TestProjectInlineConfiguration => ({
   test: {
     name,
@@ -11,14 +15,16 @@ const server = (
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    env,
+    ...extra,
   },
 });
 
 /**
  * One test command for every package. Each package is a project; browser (Playwright) suites
- * live in the `e2e` project and run against the built server. With TEST_DATABASE_URL set, the
- * server suite runs a second time on PostgreSQL.
+ * live in the `e2e` project and run against the built server. The server suite runs a second time
+ * on PostgreSQL (`server-pg`): on the server named by TEST_DATABASE_URL (and its standby,
+ * TEST_DATABASE_READ_URL) when set, else on a throwaway primary and hot standby started from the
+ * installed PostgreSQL binaries for the run and removed after it (postgresCluster.ts).
  */
 export default defineConfig({
   test: {
@@ -32,9 +38,15 @@ export default defineConfig({
         },
       },
       server('server'),
-      // The same server suite on PostgreSQL 15, when a server is there (.ci/run starts one).
-      ...(process.env.TEST_DATABASE_URL
-        ? [server('server-pg', { PORUCH_TEST_DB: 'postgres' })]
+      // The same server suite on PostgreSQL 15, when one is named or its binaries are installed.
+      ...(process.env.TEST_DATABASE_URL || postgresBinDir()
+        ? [
+            server('server-pg', {
+              env: { PORUCH_TEST_DB: 'postgres' },
+              globalSetup: ['src/__tests__/helpers/postgresGlobalSetup.ts'],
+              setupFiles: ['src/__tests__/helpers/postgresEnv.ts'],
+            }),
+          ]
         : []),
       {
         test: {
