@@ -126,9 +126,7 @@ for (const kind of args['no-pg'] ? ['PGlite'] : ['PGlite', 'PostgreSQL']) {
   const data = await syntheticDatabase(
     SERVICES,
     'poruch-capacity',
-    kind === 'PostgreSQL'
-      ? (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres')
-      : undefined,
+    kind === 'PostgreSQL' ? (process.env.BENCH_DATABASE_URL ?? '') : undefined,
   );
   await measure(kind, data.env);
   await data.remove();

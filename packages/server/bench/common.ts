@@ -1,4 +1,7 @@
-/** What the benchmarks share: a throwaway PostgreSQL database, the app on a port, autocannon. */
+/**
+ * What the benchmarks share: a throwaway PostgreSQL (the tests' own cluster unless `--pg` names a
+ * server) and database, the app on a port, autocannon.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
@@ -9,6 +12,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildApp } from '../src/app.js';
 import { throwawayPostgres } from '../src/__tests__/helpers/child.js';
+import { startPostgresCluster } from '../src/__tests__/helpers/postgresCluster.js';
 import { openDatabase, type Database } from '../src/db/index.js';
 import { settings } from '../src/db/schema.js';
 import { loadEnv } from '../src/env.js';
@@ -18,8 +22,9 @@ import { seedSynthetic } from '../src/seed/synthetic.js';
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * The command line of a benchmark: its own `options` plus `--quick`, `--pg <server url>` (default
- * BENCH_DATABASE_URL or the local PostgreSQL) and `--no-pg`. Options of other benchmarks
+ * The command line of a benchmark: its own `options` plus `--quick`, `--pg <server url>` and
+ * `--no-pg`. `pg` is `--pg`, else BENCH_DATABASE_URL, else '' (a throwaway cluster started on
+ * first use, see {@link benchPostgres}). Options of other benchmarks
  * (`pnpm bench -- --services 1000`) are not ours and are ignored.
  */
 export function benchArgs(
@@ -29,11 +34,7 @@ export function benchArgs(
     options: {
       ...options,
       quick: { type: 'boolean', default: false },
-      pg: {
-        type: 'string',
-        default:
-          process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres',
-      },
+      pg: { type: 'string', default: process.env.BENCH_DATABASE_URL ?? '' },
       'no-pg': { type: 'boolean', default: false },
     },
     strict: false,
@@ -49,12 +50,27 @@ export function benchArgs(
 export const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
+let ownCluster: Promise<string> | undefined;
+
 /**
- * A new database on the PostgreSQL server, migrated; `drop` closes and drops it. With `keep`,
- * the database has that name and is reused when it exists (`created` says which).
+ * The PostgreSQL server of a benchmark: `serverUrl` (`--pg`) when given, else a throwaway
+ * PostgreSQL started once for this process from the installed binaries, as the tests' own
+ * (helpers/postgresCluster.ts: a temporary folder, a free loopback port, the machine's clusters
+ * untouched), removed when the process exits.
+ */
+export function benchPostgres(serverUrl = ''): Promise<string> {
+  if (serverUrl) return Promise.resolve(serverUrl);
+  ownCluster ??= startPostgresCluster().then((cluster) => cluster.url);
+  return ownCluster;
+}
+
+/**
+ * A new database on the PostgreSQL server ({@link benchPostgres}: '' is the throwaway one),
+ * migrated; `drop` closes and drops it. With `keep`, the database has that name and is reused
+ * when it exists (`created` says which).
  */
 export async function postgresDatabase(serverUrl: string, keep?: string) {
-  const target = await throwawayPostgres(serverUrl, 'poruch_bench', { keep });
+  const target = await throwawayPostgres(await benchPostgres(serverUrl), 'poruch_bench', { keep });
   const database = await openDatabase({ url: target.url, dataDir: '' });
   return {
     database,
@@ -152,12 +168,13 @@ export async function startServerProcess(env: Record<string, string>) {
 
 /**
  * `services` synthetic services (seed 1, marked as the demo seed so the server does not seed) in
- * a closed database for a server process: PGlite in a new folder, or a throwaway PostgreSQL
- * database on `pgServerUrl`. `env` is DATA_DIR (and DATABASE_URL); `remove` deletes both.
+ * a closed database for a server process: PGlite in a new folder, or with `pgServerUrl` (`--pg`;
+ * '' is the throwaway server, see {@link benchPostgres}) a throwaway PostgreSQL database. `env`
+ * is DATA_DIR (and DATABASE_URL); `remove` deletes both.
  */
 export async function syntheticDatabase(services: number, prefix: string, pgServerUrl?: string) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `${prefix}-`));
-  const pgDb = pgServerUrl ? await postgresDatabase(pgServerUrl) : null;
+  const pgDb = pgServerUrl !== undefined ? await postgresDatabase(pgServerUrl) : null;
   const database = pgDb?.database ?? (await openDatabase({ dataDir: path.join(dataDir, 'db') }));
   await seedSynthetic(database.db, { services, seed: 1 });
   await database.db

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { throwawayPostgres } from '../src/__tests__/helpers/child.js';
 import { runCrashWorkload, type CrashWorkloadResult } from '../src/__tests__/helpers/durability.js';
-import { benchArgs } from './common.js';
+import { benchArgs, benchPostgres } from './common.js';
 
 const args = benchArgs({
   writes: { type: 'string' },
@@ -48,7 +48,7 @@ async function one(kind: string, url?: string) {
 
 if (!args['no-pglite']) await one('PGlite');
 if (!args['no-pg']) {
-  const target = await throwawayPostgres(String(args.pg), 'poruch_crash_bench');
+  const target = await throwawayPostgres(await benchPostgres(args.pg), 'poruch_crash_bench');
   try {
     await one('PostgreSQL', target.url);
   } finally {

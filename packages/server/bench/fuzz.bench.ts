@@ -42,7 +42,8 @@ for (const project of projects) {
           ...process.env,
           FUZZ_RUNS: RUNS,
           FUZZ_SEED: SEED,
-          ...(project === 'server-pg' ? { TEST_DATABASE_URL: args.pg as string } : {}),
+          // Without --pg, the server-pg project starts its own PostgreSQL.
+          ...(project === 'server-pg' && args.pg ? { TEST_DATABASE_URL: args.pg } : {}),
         },
       },
     );

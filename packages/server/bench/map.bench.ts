@@ -2,7 +2,7 @@
  * Map benchmark: 100k synthetic services on PGlite and on PostgreSQL, in one run.
  *
  *   pnpm --filter @poruch/server exec tsx bench/map.bench.ts [--services 100000] [--requests 400]
- *     [--duration 10] [--quick] [--pg postgres://postgres:postgres@127.0.0.1:5432/postgres] [--no-pg]
+ *     [--duration 10] [--quick] [--pg postgres://…] [--no-pg]
  *
  * Measures, per database: seeding, the version check and the lean SELECT, cold build of the
  * unfiltered index (first request) and of one filtered index, map p50/p95 over HTTP at zooms 3,

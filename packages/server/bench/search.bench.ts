@@ -3,7 +3,7 @@
  * PGlite and on PostgreSQL, in one run.
  *
  *   pnpm --filter @poruch/server exec tsx bench/search.bench.ts [--services 100000]
- *     [--vacancies 300000] [--requests 300] [--pg postgres://postgres:postgres@127.0.0.1:5432/postgres]
+ *     [--vacancies 300000] [--requests 300] [--pg postgres://…]
  *     [--duration 10] [--no-pg] [--no-pglite] [--quick] [--data-dir /tmp/poruch-search-bench]
  *     [--no-throughput]
  *

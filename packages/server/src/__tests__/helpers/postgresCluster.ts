@@ -262,6 +262,8 @@ export async function startPostgresCluster(
       { env, ...user, stdio: ['ignore', log, log] },
     );
     fs.closeSync(log);
+    // Not a reason for Node to stay up: a benchmark ends when its work does (then 'exit' stops it).
+    child.unref();
     children.push(child);
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.once('error', () => {});

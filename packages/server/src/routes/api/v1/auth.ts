@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   PoruchError,
+  VALIDATION_KEYS,
   accountSchema,
   authCheckSchema,
   credentialsChangeSchema,
@@ -316,7 +317,9 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
       const { endpoint, keys } = request.body;
       // Only real push services: the server POSTs to this URL later (docs/security.md).
       if (!isAllowedPushEndpoint(endpoint, app.mail.allowPrivatePush)) {
-        throw new PoruchError(400, 'bad_request');
+        throw new PoruchError(400, 'validation_failed', undefined, [
+          { field: 'endpoint', key: VALIDATION_KEYS.pushEndpoint },
+        ]);
       }
       await app.db
         .insert(pushSubscriptions)
