@@ -43,6 +43,27 @@ export default defineConfig(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // The embedded database is opened in one place, under the DATA_DIR lock (db/embedded.ts):
+    // PGlite itself is imported for its types only anywhere else in the server.
+    files: ['packages/server/**/*.ts'],
+    ignores: ['packages/server/src/db/embedded.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@electric-sql/pglite',
+              allowTypeImports: true,
+              message:
+                'Open the embedded database with openDatabase or openEmbedded (db/embedded.ts): they take the DATA_DIR lock.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read untyped JSON answers and poke at internals; `any` is allowed there only.
     files: ['**/__tests__/**', '**/e2e/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,16 +1,17 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { migrationStatus, openDatabase } from './db/index.js';
-import { acquireDataDirLock, DataDirBusyError } from './db/lock.js';
+import { DataDirBusyError } from './db/lock.js';
 import { EnvError, loadEnv } from './env.js';
+import { listenAdminSocket } from './lib/admin-socket.js';
 import { mapCacheOf } from './map/index.js';
 import { seedDemo } from './seed.js';
 
 /** Starts the whole product on one port: API, site and (later) widget bundles. */
 async function main() {
   const env = loadEnv();
-  // The embedded database is this process's alone (`pnpm backup` and `pnpm restore` check it).
-  if (!env.DATABASE_URL) acquireDataDirLock(path.join(env.DATA_DIR, 'db'), 'server');
+  // The embedded database is this process's alone: openDatabase locks DATA_DIR (db/lock.ts), and
+  // every other command that opens it refuses while the server runs.
   const database = await openDatabase({
     url: env.DATABASE_URL,
     readUrl: env.DATABASE_READ_URL,
@@ -19,8 +20,13 @@ async function main() {
     replicaQueryTimeoutMs: env.REPLICA_QUERY_TIMEOUT_MS,
     migrate: env.MIGRATE_ON_START,
     dataDir: path.join(env.DATA_DIR, 'db'),
+    owner: 'server',
   });
   const app = await buildApp({ env, database });
+  // `pnpm admin:create` cannot open the embedded database while we hold it: it asks us over a
+  // unix socket in DATA_DIR (owner-only) instead.
+  const closeAdminSocket =
+    database.kind === 'pglite' ? await listenAdminSocket(env.DATA_DIR, database.db, app.log) : null;
   // Without MIGRATE_ON_START the schema may not be there yet; /readyz says so, seeding waits.
   if (env.SEED_DEMO && (await migrationStatus(database.db)).pending === 0) {
     const seeded = await seedDemo(database.db);
@@ -49,6 +55,7 @@ async function main() {
     }, env.SHUTDOWN_TIMEOUT_MS);
     timer.unref();
     try {
+      await closeAdminSocket?.();
       await app.close();
       app.log.info({ ms: Date.now() - started }, 'shut down');
       process.exit(0);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,9 +8,8 @@ import { openDatabase, type Database } from '../db/index.js';
 import { accounts } from '../db/schema.js';
 import { loadEnv } from '../env.js';
 import { hashPassword } from '../lib/passwords.js';
-import { REPO_ROOT } from '../paths.js';
 import { seedDemo } from '../seed.js';
-import { startChildServer, throwawayPostgres } from './helpers/child.js';
+import { runCli, startChildServer, throwawayPostgres } from './helpers/child.js';
 import { TestClient } from './helpers/client.js';
 import { registration } from './helpers/fixtures.js';
 
@@ -45,21 +43,7 @@ function envOf(p: Place): Record<string, string | undefined> {
 }
 
 /** `pnpm backup` / `pnpm restore` as the operator runs them (the server package's tsx CLI). */
-function cli(name: 'backup' | 'restore', args: string[], p: Place) {
-  return new Promise<{ code: number; out: string }>((resolve) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', ...envOf(p) };
-    if (!p.url) delete env.DATABASE_URL;
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(REPO_ROOT, `packages/server/src/cli/${name}.ts`), ...args],
-      { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? 1, out }));
-  });
-}
+const cli = (name: 'backup' | 'restore', args: string[], p: Place) => runCli(name, args, envOf(p));
 
 /** The app in this process over a place's database, with the outbox worker off (rows stay put). */
 async function serve(p: Place) {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../db/index.js';
+import { DataDirBusyError } from '../db/lock.js';
 import { settings } from '../db/schema.js';
 import { loadEnv } from '../env.js';
 import { DEMO_SEED_KEY } from '../seed.js';
@@ -54,6 +55,7 @@ async function main() {
   const database = await openDatabase({
     url: env.DATABASE_URL,
     dataDir: path.join(env.DATA_DIR, 'db'),
+    owner: 'seed:synthetic',
   });
   const target = env.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${env.DATA_DIR}`;
   try {
@@ -102,4 +104,7 @@ async function main() {
   }
 }
 
-await main();
+main().catch((error: unknown) => {
+  console.error(error instanceof DataDirBusyError ? error.message : error);
+  process.exit(1);
+});

@@ -14,10 +14,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import pg from 'pg';
+import { openEmbedded } from './embedded.js';
 import { acquireDataDirLock } from './lock.js';
 
 export type BackupKind = 'pglite' | 'postgres';
@@ -32,8 +30,6 @@ export interface BackupTarget {
 export class BackupError extends Error {
   override readonly name = 'BackupError';
 }
-
-const pgliteExtensions = { pg_trgm, unaccent };
 
 /** Which kind of backup a file holds, from its first bytes. */
 export async function backupKindOf(file: string): Promise<BackupKind> {
@@ -127,19 +123,14 @@ export async function backupDatabase(
   if (!(await isNonEmptyDir(target.dataDir))) {
     throw new BackupError(`There is no embedded database in ${target.dataDir} to back up.`);
   }
-  const release = acquireDataDirLock(target.dataDir, 'backup');
+  const embedded = await openEmbedded(target.dataDir, { owner: 'backup' });
   try {
-    const client = await PGlite.create(target.dataDir, { extensions: pgliteExtensions });
-    try {
-      const dump = await client.dumpDataDir('gzip');
-      const bytes = Buffer.from(await dump.arrayBuffer());
-      await writeAtomically(file, (tmp) => fs.writeFile(tmp, bytes));
-      return { kind: 'pglite', bytes: bytes.length };
-    } finally {
-      await client.close();
-    }
+    const dump = await embedded.client.dumpDataDir('gzip');
+    const bytes = Buffer.from(await dump.arrayBuffer());
+    await writeAtomically(file, (tmp) => fs.writeFile(tmp, bytes));
+    return { kind: 'pglite', bytes: bytes.length };
   } finally {
-    release();
+    await embedded.close();
   }
 }
 
@@ -196,7 +187,8 @@ async function restorePglite(
   file: string,
   options: RestoreOptions,
 ): Promise<RestoreResult> {
-  const release = acquireDataDirLock(dataDir, 'restore');
+  // Held from before the old folder is moved aside until the restored one is closed.
+  const lock = acquireDataDirLock(dataDir, 'restore');
   try {
     let previous: string | undefined;
     if (await isNonEmptyDir(dataDir)) {
@@ -211,14 +203,15 @@ async function restorePglite(
     }
     const tarball = new Blob([await fs.readFile(file)]);
     try {
-      const client = await PGlite.create(dataDir, {
-        extensions: pgliteExtensions,
+      const { client, close } = await openEmbedded(dataDir, {
+        owner: 'restore',
+        lock,
         loadDataDir: tarball,
       });
       try {
         return { kind: 'pglite', previous, ...(await countRows((q) => client.query(q))) };
       } finally {
-        await client.close();
+        await close();
       }
     } catch (error) {
       // Put the replaced folder back: a failed restore changes nothing.
@@ -229,7 +222,7 @@ async function restorePglite(
         : new BackupError(`The restore failed: ${(error as Error).message}`);
     }
   } finally {
-    release();
+    lock.release();
   }
 }
 

@@ -1,8 +1,5 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -13,6 +10,8 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths.js';
 import { listenForSearch } from '../search/cache.js';
+import { openEmbedded } from './embedded.js';
+import type { LockOwner } from './lock.js';
 import { tagReplicaErrors } from './replica.js';
 import * as schema from './schema.js';
 
@@ -59,6 +58,12 @@ export interface DatabaseOptions {
   onPoolError?: (err: Error, pool: 'primary' | 'read') => void;
   /** Embedded only: start from this dump (`PGlite.dumpDataDir`), e.g. a benchmark's seeded data. */
   loadDataDir?: Blob;
+  /**
+   * Embedded on disk: who opens the folder (`server`, `admin:create`…), named in the message a
+   * second opener gets. The folder is locked until close(); a folder another live process holds
+   * throws DataDirBusyError (db/lock.ts). Defaults to `process`.
+   */
+  owner?: LockOwner;
 }
 
 /**
@@ -117,13 +122,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const inMemory = options.dataDir.startsWith('memory://');
   if (!inMemory) await fs.mkdir(path.dirname(options.dataDir), { recursive: true });
-  const client = await PGlite.create(inMemory ? undefined : options.dataDir, {
-    extensions: { pg_trgm, unaccent },
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  const embedded = await openEmbedded(options.dataDir, {
+    owner: options.owner ?? 'process',
+    loadDataDir: options.loadDataDir,
   });
-  const db = drizzlePglite(client, { schema });
-  if (options.migrate !== false) await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  const db = drizzlePglite(embedded.client, { schema });
+  if (options.migrate !== false) {
+    try {
+      await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
+    } catch (error) {
+      await embedded.close();
+      throw error;
+    }
+  }
+  return { db: db as unknown as Db, kind: 'pglite', close: embedded.close };
 }
 
 /** Key of the advisory lock that serialises migrations of instances starting together. */

@@ -92,6 +92,32 @@ export async function startChildServer(
 }
 
 /**
+ * A command of the server package (`src/cli/<name>.ts` through tsx), run as the operator runs it
+ * (`pnpm admin:create` …): its exit code and its output (stdout and stderr together). `env` is
+ * laid over the test's environment; a key set to undefined is removed (no DATABASE_URL: PGlite).
+ */
+export function runCli(
+  name: 'admin-create' | 'backup' | 'restore' | 'seed-synthetic',
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    const merged: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', ...env };
+    for (const [key, value] of Object.entries(env)) if (value === undefined) delete merged[key];
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO_ROOT, `packages/server/src/cli/${name}.ts`), ...args],
+      { cwd: REPO_ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    // 'close', not 'exit': the output may still be arriving when the process has exited.
+    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+/**
  * A new, empty database on the PostgreSQL server at `serverUrl`; `drop` removes it. With `keep`
  * (a benchmark's seeded data), the database has that name and is reused when it exists
  * (`created` says which).
