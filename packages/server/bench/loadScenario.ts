@@ -1,41 +1,89 @@
 /**
- * The mixed load of issue 8 (docs/performance.md#load), shared by the full benchmark
- * (bench/load.bench.ts) and its short CI form (src/__tests__/load-short.test.ts):
+ * The mixed load (docs/performance.md#load), shared by the full benchmark (bench/load.bench.ts)
+ * and its short CI form (src/__tests__/load-short.test.ts), sent by the open-loop generator of
+ * bench/openLoop.ts (fixed schedule, latency from the scheduled time):
  *
- * - 95 % public reads in the proportions of the capacity model: search, profile, map, vacancies;
- * - 5 % writes: anonymous reports, "I have used it" marks, and partner edits (a service edit or a
- *   new vacancy) by logged-in partners with their session cookie and anti-forgery token.
+ * - **Reads** over the public routes a visitor's pages call, in the shares of {@link READS}: map
+ *   viewports, searches (words, words with filters, filters alone, near a place, page 2), vacancy
+ *   searches, profiles (the API and the server-drawn page) and the home page. Within each kind
+ *   the URLs are ranked and drawn with a Zipf popularity (rank r with weight 1/r), so a few are
+ *   asked again and again and most rarely, as on a real site; and {@link FRESH_SEARCHES} of the
+ *   searches are **never seen before** (a typo or prefix and a second word no one asked), which
+ *   no cache holds.
+ * - **Writes** (when asked for: {@link WRITE_SHARE} of all requests): "I have used it" marks and
+ *   anonymous reports on approved services, and new vacancies by logged-in partners with their
+ *   session cookie and anti-forgery token.
  *
  * Every request comes from its own forwarded address (the server runs with TRUST_PROXY, as
  * behind nginx): the per-IP limits on reports (10 an hour) and used marks (30 an hour) are for
  * one visitor, and a load of many visitors must not hit them. Every acknowledged (2xx) write is
  * recorded, so {@link verifyAcknowledged} can prove afterwards that it is in the database.
  */
-import autocannon from 'autocannon';
-import { and, eq, inArray } from 'drizzle-orm';
-import type { Registration } from '@poruch/core';
+import { inArray } from 'drizzle-orm';
 import type { Database } from '../src/db/index.js';
-import { reports, services, usedMarks, vacancies } from '../src/db/schema.js';
+import { reports, usedMarks, vacancies } from '../src/db/schema.js';
 import { TestClient } from '../src/__tests__/helpers/client.js';
 import { registration } from '../src/__tests__/helpers/fixtures.js';
+import {
+  openLoop,
+  random,
+  schedule,
+  type Arrivals,
+  type OpenLoopOptions,
+  type OpenLoopResult,
+  type PlannedRequest,
+} from './openLoop.js';
 
-/** Share of each read kind among the reads, in percent (docs/operations.md#capacity-model). */
-const READS = { map: 35, search: 30, profile: 20, vacancies: 15 };
+/** Share of each kind among the reads, in percent. `profile page` and `home` are site pages. */
+export const READS = {
+  map: 30,
+  search: 30,
+  profile: 15,
+  'profile page': 5,
+  vacancies: 10,
+  home: 10,
+} as const;
+type ReadKind = keyof typeof READS;
 
-/** One write in this many requests: 5 %. */
-export const WRITE_EVERY = 20;
+/** Share of the searches that no one asked before (the rest are drawn by popularity). */
+export const FRESH_SEARCHES = 0.1;
+
+/** Share of all requests that write, when a run has writes: 5 %. */
+export const WRITE_SHARE = 0.05;
+
+/** Shares of the kinds of write. */
+const WRITES = { used: 0.4, report: 0.4, vacancy: 0.2 } as const;
 
 export interface LoadPartner {
   serviceId: string;
-  service: Registration['service'];
   cookie: string;
   xsrf: string;
 }
 
+/** Draws ranks 0…n−1 with weight 1/(rank+1) (Zipf, exponent 1). */
+function zipf(n: number) {
+  const cdf = new Float64Array(n);
+  let sum = 0;
+  for (let r = 0; r < n; r++) cdf[r] = sum += 1 / (r + 1);
+  return (u: number) => {
+    const x = u * sum;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
 export interface LoadWorld {
   base: string;
-  /** Public GET paths in the READS proportions, shuffled. */
-  reads: string[];
+  /** Read paths by kind, most popular first. */
+  reads: Record<ReadKind, string[]>;
+  /** Words of service names, for never-seen searches. */
+  words: string[];
   /** Approved services: targets of reports and used marks. */
   approved: string[];
   partners: LoadPartner[];
@@ -47,82 +95,124 @@ export interface Acknowledged {
   /** `serviceId browserId` of marks answered `counted: true`. */
   usedMarks: { serviceId: string; browserId: string }[];
   vacancies: string[];
-  /**
-   * Per partner service, the descriptionOther of its last acknowledged edit. A service has one
-   * edit in flight at most, so acknowledgement order is commit order.
-   */
-  edits: Map<string, string>;
-  /**
-   * Per partner service, edits sent but never answered (in flight when a run ended): the server
-   * may still have committed them, after the last acknowledged one.
-   */
-  unanswered: Map<string, Set<string>>;
 }
 
 export const emptyAcknowledged = (): Acknowledged => ({
   reports: [],
   usedMarks: [],
   vacancies: [],
-  edits: new Map(),
-  unanswered: new Map(),
 });
 
-/** A deterministic generator, so two runs send the same mix. */
-function random(seed: number) {
-  let s = seed;
-  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+/** Adds a later run's acknowledged writes to a total. */
+export function mergeAcknowledged(into: Acknowledged, from: Acknowledged): void {
+  into.reports.push(...from.reports);
+  into.usedMarks.push(...from.usedMarks);
+  into.vacancies.push(...from.vacancies);
 }
 
-/** The first 100 approved services of the catalogue, through the public API. */
-export async function publicServices(base: string) {
-  const page = (await (await fetch(`${base}/api/v1/services?pageSize=100`)).json()) as {
-    items: {
-      id: string;
-      name: string;
-      countryCode: string;
-      lat: number | null;
-      lng: number | null;
-    }[];
-  };
-  return page.items;
+interface Item {
+  id: string;
+  name: string;
+  countryCode: string;
+  category: string | null;
+  lat: number | null;
+  lng: number | null;
 }
+
+/** Up to `pages` × 100 approved services, newest first, through the public API. */
+export async function publicServices(base: string, pages = 1): Promise<Item[]> {
+  const out: Item[] = [];
+  for (let page = 1; page <= pages; page++) {
+    const res = await fetch(`${base}/api/v1/services?pageSize=100&sort=newest&page=${page}`);
+    if (!res.ok) throw new Error(`load: services page ${page}: ${res.status}`);
+    const { items } = (await res.json()) as { items: Item[] };
+    out.push(...items);
+    if (items.length < 100) break;
+  }
+  return out;
+}
+
+const shuffle = <T>(list: T[], rnd: () => number) => {
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [list[i], list[j]] = [list[j]!, list[i]!];
+  }
+  return list;
+};
 
 /**
- * Reads the catalogue through the API, builds the read mix, and registers `partners` partners
- * (HTTP, as a browser: session cookie and XSRF token). The server needs RATE_SIGNUP_PER_IP of at least `partners`.
+ * Reads the catalogue through the API, builds the ranked read paths, and registers `partners`
+ * partners (HTTP, as a browser: session cookie and XSRF token; the server needs
+ * RATE_SIGNUP_PER_IP of at least `partners`). With `pages` (the server serves the built site),
+ * the home page and the profile pages are among the reads.
  */
-export async function prepareWorld(base: string, partners = 5): Promise<LoadWorld> {
-  const items = await publicServices(base);
+export async function prepareWorld(
+  base: string,
+  { partners = 10, pages = true }: { partners?: number; pages?: boolean } = {},
+): Promise<LoadWorld> {
+  const items = await publicServices(base, 10);
   if (!items.length) throw new Error('load: no approved services to read');
-  const located = items.filter((i) => i.lat !== null && i.lng !== null);
-  const words = [...new Set(items.flatMap((s) => s.name.split(/\s+/)).filter((w) => w.length > 3))];
+  if (pages && (await fetch(`${base}/`)).status !== 200) {
+    throw new Error('load: the server does not serve the site (build it: pnpm build)');
+  }
   const rnd = random(7);
   const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)]!;
-  const make: Record<keyof typeof READS, () => string> = {
-    map: () => {
-      const s = pick(located.length ? located : items);
-      const zoom = pick([3, 5, 8, 11, 14]);
-      const w = 360 / 2 ** zoom;
-      const lat = s.lat ?? 50;
-      const lng = s.lng ?? 20;
-      return `/api/v1/map?bbox=${lng - w},${lat - w / 2},${lng + w},${lat + w / 2}&zoom=${zoom}`;
-    },
-    search: () =>
-      pick([
-        () => `/api/v1/services?q=${encodeURIComponent(pick(words.length ? words : ['a']))}`,
-        () => `/api/v1/services?country=${pick(items).countryCode}`,
-        () => `/api/v1/services?page=2&country=${pick(items).countryCode}`,
-      ])(),
-    profile: () => `/api/v1/services/${pick(items).id}`,
-    vacancies: () => `/api/v1/vacancies?country=${pick(items).countryCode}`,
+  const located = items.filter((i) => i.lat !== null && i.lng !== null);
+  const words = [
+    ...new Set(items.flatMap((s) => s.name.split(/[^\p{L}]+/u)).filter((w) => [...w].length >= 4)),
+  ];
+  const countries = [...new Set(items.map((i) => i.countryCode))];
+  const categories = [...new Set(items.map((i) => i.category).filter((c) => c !== null))];
+  const distinct = (n: number, make: () => string) => {
+    const out = new Set<string>();
+    for (let i = 0; out.size < n && i < n * 20; i++) out.add(make());
+    return [...out];
   };
-  const reads: string[] = [];
-  for (const [kind, share] of Object.entries(READS) as [keyof typeof READS, number][]) {
-    for (let i = 0; i < share * 10; i++) reads.push(make[kind]());
-  }
-  for (let i = reads.length - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1));
-    [reads[i], reads[j]] = [reads[j]!, reads[i]!];
+
+  // A 1280×800 viewport at `zoom` around a service (the home page's map opens on Europe).
+  const viewport = () => {
+    const s = pick(located.length ? located : items);
+    const zoom = pick([3, 5, 8, 11, 14]);
+    const w = (1280 / 256) * (360 / 2 ** zoom);
+    const h = w * (800 / 1280) * Math.cos(((s.lat ?? 50) * Math.PI) / 180);
+    const [lat, lng] = [s.lat ?? 50, s.lng ?? 20];
+    const f = (x: number) => x.toFixed(4);
+    return `/api/v1/map?bbox=${f(lng - w / 2)},${f(lat - h / 2)},${f(lng + w / 2)},${f(lat + h / 2)}&zoom=${zoom}`;
+  };
+  const word = () => encodeURIComponent(pick(words));
+  const searches = [
+    () => `/api/v1/services?q=${word()}`,
+    () => `/api/v1/services?q=${word()}&country=${pick(countries)}`,
+    () => `/api/v1/services?country=${pick(countries)}`,
+    () => `/api/v1/services?country=${pick(countries)}&category=${pick(categories)}`,
+    () => `/api/v1/services?category=${pick(categories)}&hasVacancy=true`,
+    () => {
+      const s = pick(located);
+      return `/api/v1/services?q=${word()}&near=${s.lat},${s.lng}&radiusKm=50&sort=distance`;
+    },
+    () => `/api/v1/services?q=${word()}&page=2`,
+  ];
+  const vacancySearches = [
+    () => `/api/v1/vacancies`,
+    () => `/api/v1/vacancies?country=${pick(countries)}`,
+    () => `/api/v1/vacancies?q=${word()}`,
+    () => `/api/v1/vacancies?category=${pick(categories)}&country=${pick(countries)}`,
+  ];
+  const ids = shuffle(
+    items.map((i) => i.id),
+    rnd,
+  );
+  const reads: Record<ReadKind, string[]> = {
+    map: ['/api/v1/map?bbox=-25.0000,34.0000,45.0000,71.0000&zoom=4', ...distinct(400, viewport)],
+    search: ['/api/v1/services', ...distinct(600, () => pick(searches)())],
+    profile: ids.map((id) => `/api/v1/services/${id}`),
+    'profile page': ids.map((id) => `/services/${id}`),
+    vacancies: distinct(200, () => pick(vacancySearches)()),
+    home: ['/', '/provide-help', '/about'],
+  };
+  if (!pages) {
+    reads['profile page'] = [];
+    reads.home = [];
   }
 
   const list: LoadPartner[] = [];
@@ -136,238 +226,165 @@ export async function prepareWorld(base: string, partners = 5): Promise<LoadWorl
     await client.init();
     list.push({
       serviceId: res.body.service.id,
-      service: body.service,
       cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
       xsrf: decodeURIComponent(client.cookies.get('XSRF-TOKEN') ?? ''),
     });
   }
-  return { base, reads, approved: items.map((i) => i.id), partners: list };
+  return { base, reads, words, approved: items.map((i) => i.id), partners: list };
 }
 
-type Op =
-  | { kind: 'read'; what: string }
-  | { kind: 'report' }
-  | { kind: 'used'; serviceId: string; browserId: string }
-  | { kind: 'edit'; serviceId: string; value: string }
-  | { kind: 'vacancy' };
-
-/** autocannon's per-request context: it is reset between requests, but onResponse sees it. */
-interface RequestContext {
-  op?: Op;
-  /** When the request was built (just before it is written to the socket). */
-  sentAt?: number;
-}
-
-/** Counts shared by every run of one process: forwarded addresses and ids never repeat. */
+/** Counts shared by every run of one process: forwarded addresses, ids and queries never repeat. */
 let sequence = 0;
 const runId = Date.now().toString(36);
+const asked = new Set<string>();
 
 /** A fresh IPv4 address per request (10.0.0.0/8 has 16.7 million). */
 const forwardedFor = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 
-export interface LoadOptions {
-  /** Requests per second from all connections (autocannon's overallRate). */
-  rate: number;
-  /** Seconds. */
-  duration: number;
-  connections?: number;
+/** One or two letters changed, as people mistype. */
+function typo(word: string, rnd: () => number): string {
+  const chars = [...word];
+  const i = 1 + Math.floor(rnd() * Math.max(1, chars.length - 2));
+  if (rnd() < 0.5 && i + 1 < chars.length) [chars[i], chars[i + 1]] = [chars[i + 1]!, chars[i]!];
+  else chars[i] = chars[i - 1]!;
+  return chars.join('');
 }
 
-export interface LoadRun {
-  rate: number;
-  result: autocannon.Result;
-  acknowledged: Acknowledged;
-  /** Requests that failed on the wire or answered other than 2xx, and timeouts. */
-  errors: number;
-  /** Non-2xx statuses seen, with counts, for the failure message. */
-  statuses: Record<string, number>;
-  /**
-   * Latency by kind of request (map, search, profile, vacancies, report, used, edit, vacancy),
-   * measured from the request's construction to its answer: p50 and p99 in ms, and the count.
-   */
-  byKind: Record<string, { count: number; p50: number; p99: number }>;
-  writes: number;
-  /** Partner service edits answered 2xx (edits keep only the last per service). */
-  editsAcknowledged: number;
+/** A search no one asked before in this process: a typo or prefix of a word, and a second word. */
+function freshSearch(world: LoadWorld, rnd: () => number): string {
+  const pick = () => world.words[Math.floor(rnd() * world.words.length)]!.toLowerCase();
+  for (;;) {
+    const first = pick();
+    const q =
+      rnd() < 0.5
+        ? `${typo(first, rnd)} ${pick()}`
+        : `${[...first].slice(0, 3 + Math.floor(rnd() * 3)).join('')} ${typo(pick(), rnd)}`;
+    if (!asked.has(q)) {
+      asked.add(q);
+      return `/api/v1/services?q=${encodeURIComponent(q)}`;
+    }
+  }
 }
 
-/** Runs the mix at a fixed overall rate and records every acknowledged write. */
-export function runLoad(world: LoadWorld, options: LoadOptions): Promise<LoadRun> {
-  /** Partner services with an edit in flight: one edit at a time per service. */
-  const busy = new Set<string>();
-  const acknowledged = emptyAcknowledged();
-  const sentEdits = new Map<string, Set<string>>();
-  const statuses: Record<string, number> = {};
-  const latencies = new Map<string, number[]>();
-  let writes = 0;
-  let editsAcknowledged = 0;
-  let readIndex = 0;
-  const rnd = random(11 + sequence);
+export interface LoadOptions extends Arrivals, OpenLoopOptions {
+  /** Send {@link WRITE_SHARE} writes (default: reads only). */
+  writes?: boolean;
+}
+
+/** The requests of one run: the schedule of `options`, each a read or a write of the mix. */
+export function planLoad(world: LoadWorld, options: LoadOptions): PlannedRequest[] {
+  const rnd = random(1000 + sequence);
+  const kinds = (Object.entries(READS) as [ReadKind, number][]).filter(
+    ([k]) => world.reads[k].length,
+  );
+  const total = kinds.reduce((s, [, w]) => s + w, 0);
+  const draw = Object.fromEntries(kinds.map(([k]) => [k, zipf(world.reads[k].length)])) as Record<
+    ReadKind,
+    (u: number) => number
+  >;
+  const readKind = () => {
+    let x = rnd() * total;
+    for (const [k, w] of kinds) if ((x -= w) < 0) return k;
+    return kinds[kinds.length - 1]![0];
+  };
   const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)]!;
-  const json = (headers: Record<string, string>) => ({
-    ...headers,
-    'content-type': 'application/json',
-  });
-
-  const request: autocannon.Request = {
-    method: 'GET',
-    path: '/healthz',
-    setupRequest: (req: autocannon.Request, context: object): autocannon.Request => {
-      const n = ++sequence;
-      const ctx = context as RequestContext;
-      const headers: Record<string, string> = { 'x-forwarded-for': forwardedFor(n) };
-      if (n % WRITE_EVERY !== 0) {
-        const path = world.reads[readIndex++ % world.reads.length]!;
-        ctx.sentAt = performance.now();
-        ctx.op = {
-          kind: 'read',
-          what:
-            /^\/api\/v1\/(map|vacancies|services\?|services\/)/
-              .exec(path)?.[1]
-              ?.replace('services?', 'search')
-              .replace('services/', 'profile') ?? 'other',
-        };
-        return { ...req, method: 'GET', path, headers, body: undefined };
-      }
-      writes++;
-      ctx.sentAt = performance.now();
-      const partner = pick(world.partners);
-      const newVacancy = (p: LoadPartner): autocannon.Request => {
-        ctx.op = { kind: 'vacancy' };
+  const json = { 'content-type': 'application/json' };
+  return schedule(options).map((at): PlannedRequest => {
+    const n = ++sequence;
+    const headers: Record<string, string> = {
+      'x-forwarded-for': forwardedFor(n),
+      'accept-encoding': 'gzip, deflate, br',
+    };
+    if (options.writes && rnd() < WRITE_SHARE) {
+      const w = rnd();
+      if (w < WRITES.used) {
+        const serviceId = pick(world.approved);
+        const browserId = `load-${runId}-${String(n).padStart(7, '0')}`;
         return {
-          ...req,
+          at,
+          kind: 'used',
           method: 'POST',
-          path: `/api/v1/my/services/${p.serviceId}/vacancies`,
-          headers: json({ ...headers, cookie: p.cookie, 'x-xsrf-token': p.xsrf }),
-          body: JSON.stringify({ name: `Load vacancy ${runId} ${n}`, salary: '20 zł/h' }),
+          path: `/api/v1/services/${serviceId}/used`,
+          headers: { ...headers, ...json },
+          body: JSON.stringify({ browserId }),
+          keepBody: true,
         };
-      };
-      switch ((n / WRITE_EVERY) % 4) {
-        case 0: {
-          ctx.op = { kind: 'report' };
-          const body = {
+      }
+      if (w < WRITES.used + WRITES.report) {
+        return {
+          at,
+          kind: 'report',
+          method: 'POST',
+          path: '/api/v1/reports',
+          headers: { ...headers, ...json },
+          body: JSON.stringify({
             serviceId: pick(world.approved),
             reason: 'other',
             description: `load ${runId} ${n}`,
-          };
-          return {
-            ...req,
-            method: 'POST',
-            path: '/api/v1/reports',
-            headers: json(headers),
-            body: JSON.stringify(body),
-          };
-        }
-        case 1: {
-          const op = {
-            kind: 'used' as const,
-            serviceId: pick(world.approved),
-            browserId: `load-${runId}-${String(n).padStart(6, '0')}`,
-          };
-          ctx.op = op;
-          return {
-            ...req,
-            method: 'POST',
-            path: `/api/v1/services/${op.serviceId}/used`,
-            headers: json(headers),
-            body: JSON.stringify({ browserId: op.browserId }),
-          };
-        }
-        case 2: {
-          // One edit in flight per service, so the order of acknowledgements is the order of
-          // commits; when every partner has one, a new vacancy is written instead.
-          const free = world.partners.filter((p) => !busy.has(p.serviceId));
-          if (!free.length) return newVacancy(pick(world.partners));
-          const editor = pick(free);
-          busy.add(editor.serviceId);
-          const value = `Edited under load ${runId} ${n}`;
-          ctx.op = { kind: 'edit', serviceId: editor.serviceId, value };
-          const sent = sentEdits.get(editor.serviceId) ?? new Set<string>();
-          sentEdits.set(editor.serviceId, sent.add(value));
-          return {
-            ...req,
-            method: 'PUT',
-            path: `/api/v1/my/services/${editor.serviceId}`,
-            headers: json({ ...headers, cookie: editor.cookie, 'x-xsrf-token': editor.xsrf }),
-            body: JSON.stringify({ ...editor.service, descriptionOther: value }),
-          };
-        }
-        default:
-          return newVacancy(partner);
+          }),
+          keepBody: true,
+        };
       }
-    },
-    onResponse: (status, body, context) => {
-      const { op, sentAt } = context as RequestContext;
-      if (op && sentAt !== undefined) {
-        const kind = op.kind === 'read' ? op.what : op.kind;
-        const list = latencies.get(kind) ?? [];
-        latencies.set(kind, list);
-        list.push(performance.now() - sentAt);
-      }
-      if (op?.kind === 'edit') {
-        sentEdits.get(op.serviceId)?.delete(op.value);
-        busy.delete(op.serviceId);
-      }
-      if (status < 200 || status >= 300) {
-        const key = `${status} ${op?.kind ?? '?'}`;
-        statuses[key] = (statuses[key] ?? 0) + 1;
-        return;
-      }
-      if (!op || op.kind === 'read') return;
-      const parsed = JSON.parse(body) as { id?: string; counted?: boolean };
-      if (op.kind === 'report') acknowledged.reports.push(parsed.id!);
-      else if (op.kind === 'vacancy') acknowledged.vacancies.push(parsed.id!);
-      else if (op.kind === 'used') {
-        if (parsed.counted)
-          acknowledged.usedMarks.push({ serviceId: op.serviceId, browserId: op.browserId });
-      } else {
-        acknowledged.edits.set(op.serviceId, op.value);
-        editsAcknowledged++;
-      }
-    },
-  };
-
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url: world.base,
-        connections: options.connections ?? 50,
-        duration: options.duration,
-        overallRate: options.rate,
-        requests: [request],
-        timeout: 10,
-      },
-      (err, result) => {
-        if (err) return reject(err);
-        const errors = result.errors + result.non2xx + result.timeouts;
-        for (const [id, values] of sentEdits)
-          if (values.size) acknowledged.unanswered.set(id, values);
-        resolve({
-          rate: options.rate,
-          result,
-          acknowledged,
-          errors,
-          statuses,
-          writes,
-          editsAcknowledged,
-          byKind: Object.fromEntries(
-            [...latencies].map(([kind, list]) => {
-              const sorted = list.sort((a, b) => a - b);
-              const at = (p: number) =>
-                Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!);
-              return [kind, { count: sorted.length, p50: at(0.5), p99: at(0.99) }];
-            }),
-          ),
-        });
-      },
-    );
+      const p = pick(world.partners);
+      return {
+        at,
+        kind: 'vacancy',
+        method: 'POST',
+        path: `/api/v1/my/services/${p.serviceId}/vacancies`,
+        headers: { ...headers, ...json, cookie: p.cookie, 'x-xsrf-token': p.xsrf },
+        body: JSON.stringify({ name: `Load vacancy ${runId} ${n}`, salary: '20 zł/h' }),
+        keepBody: true,
+      };
+    }
+    const kind = readKind();
+    if (kind === 'search' && rnd() < FRESH_SEARCHES) {
+      return {
+        at,
+        kind: 'search, never seen',
+        method: 'GET',
+        path: freshSearch(world, rnd),
+        headers,
+      };
+    }
+    const path = world.reads[kind][draw[kind](rnd())]!;
+    return { at, kind, method: 'GET', path, headers };
   });
+}
+
+export interface LoadRun extends OpenLoopResult {
+  rate: number;
+  duration: number;
+  acknowledged: Acknowledged;
+  /** Writes sent. */
+  writes: number;
+}
+
+/** Sends one run of the mix and records every acknowledged write. */
+export async function runLoad(world: LoadWorld, options: LoadOptions): Promise<LoadRun> {
+  const plan = planLoad(world, options);
+  const result = await openLoop(world.base, plan, options);
+  const acknowledged = emptyAcknowledged();
+  let writes = 0;
+  for (const a of result.answers) {
+    if (!a.request.keepBody) continue;
+    writes++;
+    if (a.status < 200 || a.status >= 300 || !a.body) continue;
+    const parsed = JSON.parse(a.body) as { id?: string; counted?: boolean };
+    if (a.request.kind === 'report') acknowledged.reports.push(parsed.id!);
+    else if (a.request.kind === 'vacancy') acknowledged.vacancies.push(parsed.id!);
+    else if (parsed.counted) {
+      acknowledged.usedMarks.push({
+        serviceId: a.request.path.split('/')[4]!,
+        browserId: (JSON.parse(a.request.body!) as { browserId: string }).browserId,
+      });
+    }
+  }
+  return { ...result, rate: options.rate, duration: options.duration, acknowledged, writes };
 }
 
 /**
  * Every acknowledged write, looked up in the database: returns what is missing (empty when all
- * are there). An edited service must hold its last acknowledged edit, or an edit that was sent
- * after it and never answered (the server may commit a request whose client went away).
+ * are there).
  */
 export async function verifyAcknowledged(
   db: Database['db'],
@@ -407,27 +424,5 @@ export async function verifyAcknowledged(
       if (!found.has(`${m.serviceId} ${m.browserId}`)) missing.push(`used mark ${m.browserId}`);
     }
   }
-  for (const [serviceId, value] of acknowledged.edits) {
-    const values = new Set([value, ...(acknowledged.unanswered.get(serviceId) ?? [])]);
-    const [row] = await db
-      .select({ descriptionOther: services.descriptionOther })
-      .from(services)
-      .where(and(eq(services.id, serviceId)));
-    if (!row || !values.has(row.descriptionOther)) {
-      missing.push(`edit of ${serviceId} (holds ${JSON.stringify(row?.descriptionOther)})`);
-    }
-  }
   return missing;
-}
-
-/** Adds a later run's acknowledged writes to a total. */
-export function mergeAcknowledged(into: Acknowledged, from: Acknowledged): void {
-  into.reports.push(...from.reports);
-  into.usedMarks.push(...from.usedMarks);
-  into.vacancies.push(...from.vacancies);
-  // Runs are sequential: a later run's acknowledged edit replaces an earlier one.
-  for (const [id, value] of from.edits) into.edits.set(id, value);
-  for (const [id, values] of from.unanswered) {
-    into.unanswered.set(id, new Set([...(into.unanswered.get(id) ?? []), ...values]));
-  }
 }
