@@ -12,8 +12,9 @@ import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/err
 import { httpCachePlugin } from './plugins/http-cache.js';
 import { mailPlugin } from './plugins/mail.js';
 import { metricsPlugin } from './plugins/metrics.js';
-import { securityPlugin } from './plugins/security.js';
+import { cookiePolicyPlugin, securityPlugin } from './plugins/security.js';
 import { shutdownPlugin } from './plugins/shutdown.js';
+import { textInputPlugin } from './plugins/textInput.js';
 import { sitePlugin } from './plugins/site.js';
 import { widgetsPlugin } from './plugins/widgets.js';
 import { accountRoutes } from './routes/api/v1/account.js';
@@ -50,13 +51,20 @@ export interface AppOptions {
   database: Database;
   /** Where log lines go (scrubbed first, see logging.ts). Defaults to stdout. */
   logStream?: LogDestination;
+  /** The widgets' script-tag build to serve. Defaults to packages/widgets/dist/cdn (widgets.ts). */
+  widgetsDir?: string;
 }
 
 /**
  * Builds the server: infrastructure plugins first, then security and auth, then routes
  * (fastify/demo order). The caller listens and closes.
  */
-export async function buildApp({ env, database, logStream }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  env,
+  database,
+  logStream,
+  widgetsDir,
+}: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(env, logStream),
     bodyLimit: env.BODY_LIMIT,
@@ -84,11 +92,15 @@ export async function buildApp({ env, database, logStream }: AppOptions): Promis
   });
 
   await app.register(errorsPlugin);
+  // Before the session lookup and every handler: no NUL or lone surrogate reaches a query.
+  await app.register(textInputPlugin);
   await app.register(shutdownPlugin);
   await app.register(databasePlugin, { database, env });
   await app.register(mailPlugin, { env });
   await app.register(securityPlugin, { env });
   await app.register(httpCachePlugin);
+  // After the http-cache plugin: cookies only on private or no-store answers (security.ts).
+  await app.register(cookiePolicyPlugin);
   // Compresses JSON, XML and text answers of 1 KB and more (brotli, else gzip, by
   // Accept-Encoding). Its onSend hook is added to each route (route-level), and Fastify runs a
   // route's own hooks after the instance's: the http-cache plugin has hashed the uncompressed
@@ -126,7 +138,7 @@ export async function buildApp({ env, database, logStream }: AppOptions): Promis
     },
     { prefix: '/api/v1' },
   );
-  await app.register(widgetsPlugin, {});
+  await app.register(widgetsPlugin, { dir: widgetsDir });
   await app.register(sitePlugin, { env });
   return app;
 }

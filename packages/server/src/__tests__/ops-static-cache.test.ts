@@ -1,23 +1,15 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { widgetsPlugin } from '../plugins/widgets.js';
+import { writeCompressed, writeWidgetsBuild } from './helpers/builds.js';
 import { rawGet } from './helpers/rawGet.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const JS = `export const answer = ${'"precompressed ".repeat(200) + '.repeat(5)}42;\n`;
-
-/** Writes `file` with its .br and .gz copies, as the site and widgets builds do. */
-async function writeCompressed(file: string, body: string): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, body);
-  await fs.writeFile(`${file}.br`, brotliCompressSync(Buffer.from(body)));
-  await fs.writeFile(`${file}.gz`, gzipSync(Buffer.from(body)));
-}
 
 describe('the built site: caching and precompressed files', () => {
   let server: TestServer;
@@ -139,21 +131,11 @@ describe('the widgets build: caching and precompressed files', () => {
 
   beforeAll(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-widgets-'));
-    await writeCompressed(path.join(dir, 'poruch.js'), loader);
-    await writeCompressed(path.join(dir, 'chunks', 'runtime-Xy_9abcd.js'), chunk);
-    const sri = (s: string) => `sha384-${createHash('sha384').update(s).digest('base64')}`;
-    await fs.writeFile(
-      path.join(dir, 'manifest.json'),
-      JSON.stringify({
-        name: '@poruch/widgets',
-        version: '9.8.7',
-        major: 'v9',
-        files: {
-          'poruch.js': { bytes: loader.length, integrity: sri(loader) },
-          'chunks/runtime-Xy_9abcd.js': { bytes: chunk.length, integrity: sri(chunk) },
-        },
-      }),
-    );
+    await writeWidgetsBuild(dir, {
+      version: '9.8.7',
+      major: 'v9',
+      files: { 'poruch.js': loader, 'chunks/runtime-Xy_9abcd.js': chunk },
+    });
     app = Fastify();
     await app.register(widgetsPlugin, { dir });
     url = await app.listen({ port: 0, host: '127.0.0.1' });

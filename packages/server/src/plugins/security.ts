@@ -106,19 +106,6 @@ export const securityPlugin = fp(async (app: FastifyInstance, { env }: { env: En
     getToken: (request) => request.headers[XSRF_HEADER] as string | undefined,
   });
 
-  // Hand out the readable token on reads, so the first state-changing call can carry it.
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.method !== 'GET' || request.routeOptions?.config?.public) return;
-    if (request.cookies._csrf && request.cookies[XSRF_COOKIE]) return;
-    const token = reply.generateCsrf();
-    reply.setCookie(XSRF_COOKIE, token, {
-      path: '/',
-      sameSite: 'lax',
-      httpOnly: false,
-      secure: 'auto',
-    });
-  });
-
   // Every state-changing route checks the header against the cookie, unless it opts out.
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -126,5 +113,40 @@ export const securityPlugin = fp(async (app: FastifyInstance, { env }: { env: En
     if (route.config?.csrf === false) return;
     const existing = route.preHandler ? [route.preHandler].flat() : [];
     route.preHandler = [app.csrfProtection, ...existing];
+  });
+});
+
+/** A Cache-Control that keeps the answer out of shared caches: `private` or `no-store`. */
+export function isPrivateAnswer(cacheControl: unknown): boolean {
+  return /(?:^|,)\s*(?:private|no-store)\s*(?:,|=|$)/i.test(String(cacheControl ?? ''));
+}
+
+/**
+ * Cookies only on answers no shared cache keeps. Registered after the http-cache plugin, so its
+ * onSend hook runs last (after the route's Cache-Control is decided and @fastify/cookie has
+ * written the cookies the handler set):
+ * - a GET whose answer is private or no-store (auth/check, which the site calls at start, and
+ *   every other session-dependent read) hands out the anti-forgery pair (`_csrf` secret and the
+ *   readable `XSRF-TOKEN`) when the browser lacks it, so the first state-changing call can carry it;
+ * - any other answer (public, s-maxage, immutable, `no-cache` pages, files, 304s, or no
+ *   Cache-Control at all) goes out without a single Set-Cookie: a shared cache (CDN, nginx) would
+ *   hand the same cookies to every visitor.
+ */
+export const cookiePolicyPlugin = fp(async (app: FastifyInstance) => {
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
+    if (!isPrivateAnswer(reply.getHeader('cache-control'))) {
+      reply.removeHeader('set-cookie');
+      return payload;
+    }
+    if (request.method !== 'GET') return payload;
+    if (request.cookies._csrf && request.cookies[XSRF_COOKIE]) return payload;
+    const token = reply.generateCsrf();
+    reply.setCookie(XSRF_COOKIE, token, {
+      path: '/',
+      sameSite: 'lax',
+      httpOnly: false,
+      secure: 'auto',
+    });
+    return payload;
   });
 });

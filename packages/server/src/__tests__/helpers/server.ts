@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../app.js';
+import { buildApp, type AppOptions } from '../../app.js';
 import { openDatabase, type Database } from '../../db/index.js';
 import { loadEnv, type Env } from '../../env.js';
 import { throwawayPostgres } from './child.js';
@@ -31,11 +31,16 @@ export async function freshDatabase(): Promise<{ database: Database; drop(): Pro
   return { database, drop: target.drop };
 }
 
-/** The real HTTP server on a loopback port, over a fresh database. */
+/**
+ * The real HTTP server on a loopback port (127.0.0.1, or the HOST override: `::1`, `::`), over a
+ * fresh database.
+ */
 export async function startTestServer(
   overrides: Record<string, string> = {},
   /** Runs before the server listens: extra routes for a test. */
   beforeListen?: (app: FastifyInstance) => void,
+  /** buildApp's options beyond env and database (a widgets build of the test's own). */
+  appOptions: Pick<AppOptions, 'widgetsDir'> = {},
 ): Promise<TestServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-test-'));
   const env = loadEnv({
@@ -49,9 +54,9 @@ export async function startTestServer(
     ...overrides,
   });
   const { database, drop } = await freshDatabase();
-  const app = await buildApp({ env, database });
+  const app = await buildApp({ ...appOptions, env, database });
   beforeListen?.(app);
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await app.listen({ port: 0, host: overrides.HOST ?? '127.0.0.1' });
   return {
     url: address,
     app,
