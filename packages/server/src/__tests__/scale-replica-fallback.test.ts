@@ -70,11 +70,11 @@ const METRICS_TOKEN = 'fallback-metrics-token-0123456789';
 
 /**
  * The read replica may fail; public reads must not. DATABASE_READ_URL points at a TCP proxy in
- * front of the streaming standby (.ci/run: port 5433): cutting the proxy makes the replica
+ * front of the streaming standby (TEST_DATABASE_READ_URL): cutting the proxy makes the replica
  * unavailable for this app only.
  */
 describe.skipIf(!ready)(
-  `read replica fallback${ready ? '' : ' (skipped: needs TEST_DATABASE_URL and TEST_DATABASE_READ_URL, a hot standby; .ci/run sets it up)'}`,
+  `read replica fallback${ready ? '' : ' (skipped: needs the server-pg project and a hot standby: TEST_DATABASE_URL names a server without TEST_DATABASE_READ_URL)'}`,
   () => {
     let replica: ReplicaApp;
     let database: Database;

@@ -24,12 +24,12 @@ async function onStandby(query: string) {
 }
 
 /**
- * A streaming hot standby (.ci/run: PostgreSQL 15 on port 5433, TEST_DATABASE_READ_URL) as
+ * A streaming hot standby (TEST_DATABASE_READ_URL) as
  * DATABASE_READ_URL. Replay is paused on the standby while a partner writes: what the primary
  * answers shows the write, what the replica answers does not, which tells them apart.
  */
 describe.skipIf(!ready)(
-  `read replica${ready ? '' : ' (skipped: needs TEST_DATABASE_URL and TEST_DATABASE_READ_URL, a hot standby; .ci/run sets it up)'}`,
+  `read replica${ready ? '' : ' (skipped: needs the server-pg project and a hot standby: TEST_DATABASE_URL names a server without TEST_DATABASE_READ_URL)'}`,
   () => {
     let replica: ReplicaApp;
     let database: Database;
