@@ -24,9 +24,9 @@ async function onStandby(query: string) {
 }
 
 /**
- * A streaming hot standby (TEST_DATABASE_READ_URL) as
- * DATABASE_READ_URL. Replay is paused on the standby while a partner writes: what the primary
- * answers shows the write, what the replica answers does not, which tells them apart.
+ * A streaming hot standby (TEST_DATABASE_READ_URL) as DATABASE_READ_URL. Replay is paused on the
+ * standby while a partner writes: what the primary answers shows the write, what the replica
+ * answers does not, which tells them apart.
  */
 describe.skipIf(!ready)(
   `read replica${ready ? '' : ' (skipped: needs the server-pg project and a hot standby: TEST_DATABASE_URL names a server without TEST_DATABASE_READ_URL)'}`,
