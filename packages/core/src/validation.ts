@@ -39,8 +39,6 @@ export const VALIDATION_KEYS = {
   phoneScheme: 'validation.phone_scheme',
   /** "Notifications only through a public push service" (a push endpoint on an internal host) */
   pushEndpoint: 'validation.push_endpoint',
-  /** "Notifications only through a public push service" (a push endpoint on an internal host) */
-  pushEndpoint: 'validation.push_endpoint',
   /**
    * "{name}: remove control characters and broken symbols" (U+0000, another control character,
    * half of a surrogate pair: see FORBIDDEN_TEXT)

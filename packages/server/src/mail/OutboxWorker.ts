@@ -6,7 +6,7 @@ import type { LocaleCode } from '@poruch/core';
 import type { Db } from '../db/index.js';
 import { accounts, campaigns, mailOutbox, pushSubscriptions } from '../db/schema.js';
 import { ERASED_RECIPIENT_TEMPLATES, PUSH_PREFIX, SENSITIVE_TEMPLATES } from './outbox.js';
-import { endpointReach, sendPush, type PushOutcome, type VapidKeys } from './push.js';
+import { sendPush, type PushOutcome, type VapidKeys } from './push.js';
 import {
   TEMPLATES,
   renderMail,
@@ -445,18 +445,15 @@ export class OutboxWorker {
           }
           const name = row.template.slice(PUSH_PREFIX.length) as PushName;
           const push = renderPush(name, row.locale, row.payload as never);
-          const reach = await endpointReach(sub.endpoint, !!this.o.allowPrivatePush);
-          const outcome: PushOutcome =
-            reach === 'private'
-              ? { kind: 'gone', error: 'endpoint not on a public address' }
-              : reach === 'unresolved'
-                ? { kind: 'failed', permanent: false, error: 'endpoint host does not resolve' }
-                : await sendPush(
-                    this.o.vapid,
-                    sub,
-                    { ...push, tag: name },
-                    row.id.replaceAll('-', ''),
-                  );
+          const outcome: PushOutcome = await sendPush(
+            this.o.vapid,
+            sub,
+            { ...push, tag: name },
+            {
+              topic: row.id.replaceAll('-', ''),
+              allowPrivate: !!this.o.allowPrivatePush,
+            },
+          );
           if (outcome.kind === 'sent') {
             await this.o.db
               .update(mailOutbox)

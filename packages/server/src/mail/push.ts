@@ -1,5 +1,8 @@
+import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import webpush from 'web-push';
 import type { Db } from '../db/index.js';
 import type { Env } from '../env.js';
@@ -29,105 +32,175 @@ export async function loadVapidKeys(db: Db, env: Env): Promise<VapidKeys> {
   return { ...keys, subject };
 }
 
-/** Addresses a push endpoint may not reach: private, loopback, link-local, CGNAT, multicast… */
-const NOT_PUBLIC = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 3],
-] as const) {
-  NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 127],
-  ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
-}
-
-const isPublicAddress = (address: string) => {
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (family === 6 && /^::ffff:/i.test(address)) {
-    const v4 = address.slice(7);
-    if (isIP(v4) === 4) return !NOT_PUBLIC.check(v4, 'ipv4');
-  }
-  return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
-};
-
-const hostOf = (endpoint: string) => new URL(endpoint).hostname.replace(/^\[|\]$/g, '');
+/** Addresses a push endpoint may not reach: see isPublicAddress. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
 /**
- * Whether a push endpoint may be stored, judged without the network: https, and not a name or an
- * address literal that is obviously internal. Resolved addresses are checked again when sending.
+ * Whether an address is a public unicast one, as ipaddr.js classifies it: every named range
+ * (loopback, private, link-local, unique-local, site-local, CGNAT, multicast, broadcast,
+ * unspecified, reserved, benchmarking…) is refused, and so is every IPv6 address outside global
+ * unicast 2000::/3 (IPv4-compatible ::a.b.c.d among them). IPv4-mapped addresses are judged by their
+ * IPv4 address; the other ranges that carry one (NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4
+ * 2002::/16, Teredo 2001::/32, SIIT ::ffff:0:0:0/96) are named ranges, so they are refused
+ * outright. A scoped address (fe80::1%eth0) is refused too.
  */
-export function isAllowedPushEndpoint(endpoint: string, allowPrivate: boolean): boolean {
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv4') return ip.range() === 'unicast';
+  const v6 = ip as ipaddr.IPv6;
+  if (v6.zoneId) return false;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+  return v6.match(GLOBAL_UNICAST_V6) && v6.range() === 'unicast';
+}
+
+/**
+ * Top-level names that never lead to a public host: RFC 6761 (localhost, invalid, test), mDNS
+ * (local, RFC 6762), arpa (home.arpa and reverse names), onion, alt (RFC 9476), internal (ICANN's
+ * private-use name) and localdomain.
+ */
+const SPECIAL_USE_TLDS = new Set([
+  'localhost',
+  'localdomain',
+  'local',
+  'internal',
+  'arpa',
+  'invalid',
+  'test',
+  'onion',
+  'alt',
+]);
+
+/**
+ * The endpoint parsed as the connection will use it: the WHATWG URL (which already turns
+ * decimal, octal and hex IPv4 forms into dotted quads), the host name lowercased without brackets
+ * or trailing dots, and whether that host is an address literal. Null when the endpoint is not an
+ * https URL without credentials, or (unless `allowPrivate`) names an internal host.
+ */
+function pushTarget(
+  endpoint: string,
+  allowPrivate: boolean,
+): { url: URL; host: string; literal: boolean } | null {
   let url: URL;
   try {
     url = new URL(endpoint);
   } catch {
-    return false;
+    return null;
   }
-  if (url.protocol !== 'https:' || url.username || url.password) return false;
-  if (allowPrivate) return true;
-  const host = hostOf(endpoint).toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || (!host.includes('.') && !isIP(host))) {
-    return false;
-  }
-  return isIP(host) === 0 || isPublicAddress(host);
+  if (url.protocol !== 'https:' || url.username || url.password) return null;
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
+  const literal = isIP(host) !== 0;
+  if (allowPrivate) return { url, host, literal };
+  if (literal) return isPublicAddress(host) ? { url, host, literal } : null;
+  const labels = host.split('.');
+  // A single label (intranet) is looked up in the search domains of the server's network.
+  if (labels.length < 2 || labels.some((l) => l === '')) return null;
+  if (SPECIAL_USE_TLDS.has(labels[labels.length - 1]!)) return null;
+  // Whatever still parses as an address in some form (inet_aton's 0x7f.1) is not a name.
+  if (ipaddr.isValid(host)) return null;
+  return { url, host, literal };
 }
 
 /**
- * Where the endpoint's host points, checked right before a push so that a name which later
- * resolves inside (DNS rebinding) is refused too: `public` when every address is public,
- * `private` when one is not (the subscription is dropped), `unresolved` when the name does not
- * resolve now (a retry may succeed).
+ * Whether a push endpoint may be stored, judged without the network: https, no credentials, and
+ * not a name or an address literal that is internal (isPublicAddress, SPECIAL_USE_TLDS). The
+ * addresses a name resolves to are checked when sending (sendPush).
  */
-export async function endpointReach(
-  endpoint: string,
-  allowPrivate: boolean,
-): Promise<'public' | 'private' | 'unresolved'> {
-  if (!isAllowedPushEndpoint(endpoint, allowPrivate)) return 'private';
-  if (allowPrivate) return 'public';
-  try {
-    const addresses = await lookup(hostOf(endpoint), { all: true, verbatim: true });
-    if (addresses.length === 0) return 'unresolved';
-    return addresses.every((a) => isPublicAddress(a.address)) ? 'public' : 'private';
-  } catch {
-    return 'unresolved';
-  }
+export function isAllowedPushEndpoint(endpoint: string, allowPrivate: boolean): boolean {
+  return pushTarget(endpoint, allowPrivate) !== null;
+}
+
+/** Every address of a host name, as `dns.promises.lookup(name, { all: true })` gives them. */
+export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
+
+const systemResolve: ResolveHost = (hostname) => lookup(hostname, { all: true, verbatim: true });
+
+/**
+ * An agent whose connections go only to `addresses`, whatever the host name resolves to by then:
+ * the name was resolved once and every address checked, so a second answer (DNS rebinding) is
+ * never asked for. The request keeps the host name for TLS (SNI, certificate check) and `Host`.
+ * The process's HTTPS defaults (trusted CAs…) apply; connections are not kept.
+ */
+function pinnedAgent(addresses: LookupAddress[]): https.Agent {
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    const usable = addresses.filter((a) => !options.family || a.family === options.family);
+    if (usable.length === 0) {
+      const error: NodeJS.ErrnoException = new Error('no checked address of this family');
+      error.code = 'ENOTFOUND';
+      callback(error, '', 0);
+    } else if (options.all) {
+      (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, usable);
+    } else {
+      callback(null, usable[0]!.address, usable[0]!.family);
+    }
+  };
+  return new https.Agent({ ...https.globalAgent.options, keepAlive: false, lookup: pinned });
 }
 
 /** What became of one push. */
 export type PushOutcome =
   | { kind: 'sent' }
-  /** 404 or 410: the subscription is gone for good. */
+  /** 404 or 410, or an endpoint that is not public: the subscription is dropped for good. */
   | { kind: 'gone'; error: string }
   | { kind: 'failed'; permanent: boolean; error: string };
 
-/** Sends one encrypted (aes128gcm) push with a VAPID Authorization header. */
+export interface SendPushOptions {
+  /** Replaces a not yet delivered push with the same topic at the push service (≤ 32 base64url). */
+  topic?: string;
+  /** PUSH_ALLOW_PRIVATE_ENDPOINTS: the endpoint may be on any address. */
+  allowPrivate?: boolean;
+  /** How the host name is resolved (the system resolver unless a test passes its own). */
+  resolve?: ResolveHost;
+  /** Gives up on a push service that has not answered after this long, ms. */
+  timeoutMs?: number;
+}
+
+/**
+ * Sends one encrypted (aes128gcm) push with a VAPID Authorization header, to the address that
+ * was checked: the host is resolved once, right before the push, and the push is refused
+ * (`gone`, the subscription is dropped) unless every address is public; the connection then goes
+ * to those addresses only (pinnedAgent), so a name which resolves inside the second time (DNS
+ * rebinding) is never reached. A redirect is not followed. A name that does not resolve now is a
+ * failure a retry may mend.
+ */
 export async function sendPush(
   vapid: VapidKeys,
   subscription: { endpoint: string; p256dh: string; auth: string },
   push: RenderedPush & { tag: string },
-  /** Replaces a not yet delivered push with the same topic at the push service (≤ 32 base64url). */
-  topic?: string,
+  {
+    topic,
+    allowPrivate = false,
+    resolve = systemResolve,
+    timeoutMs = 15_000,
+  }: SendPushOptions = {},
 ): Promise<PushOutcome> {
+  const notPublic = { kind: 'gone', error: 'endpoint not on a public address' } as const;
+  const target = pushTarget(subscription.endpoint, allowPrivate);
+  if (!target) return notPublic;
+  let addresses: LookupAddress[];
+  if (target.literal) {
+    addresses = [{ address: target.host, family: isIP(target.host) }];
+  } else {
+    try {
+      addresses = await resolve(target.host);
+    } catch {
+      addresses = [];
+    }
+    if (addresses.length === 0) {
+      return { kind: 'failed', permanent: false, error: 'endpoint host does not resolve' };
+    }
+  }
+  if (!allowPrivate && !addresses.every((a) => isPublicAddress(a.address))) return notPublic;
+
+  const agent = pinnedAgent(addresses);
   try {
     await webpush.sendNotification(
       {
-        endpoint: subscription.endpoint,
+        // The WHATWG form: web-push reads it with url.parse, which would read some forms otherwise.
+        endpoint: target.url.href,
         keys: { p256dh: subscription.p256dh, auth: subscription.auth },
       },
       JSON.stringify(push),
@@ -135,7 +208,8 @@ export async function sendPush(
         vapidDetails: vapid,
         contentEncoding: 'aes128gcm',
         TTL: 24 * 60 * 60,
-        timeout: 15_000,
+        timeout: timeoutMs,
+        agent,
         ...(topic ? { topic } : {}),
       },
     );
@@ -144,8 +218,10 @@ export async function sendPush(
     const status = (error as { statusCode?: number }).statusCode;
     const text = error instanceof Error ? error.message : String(error);
     if (status === 404 || status === 410) return { kind: 'gone', error: `${status}` };
-    // 429 and 5xx pass; other 4xx answers mean this request can never succeed.
-    const permanent = status !== undefined && status >= 400 && status < 500 && status !== 429;
+    // 429 and 5xx pass; a redirect (not followed) or another 4xx can never succeed.
+    const permanent = status !== undefined && status >= 300 && status < 500 && status !== 429;
     return { kind: 'failed', permanent, error: status ? `${status}: ${text}` : text };
+  } finally {
+    agent.destroy();
   }
 }
