@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { PoruchError } from '@poruch/core';
+import { PoruchError, text } from '@poruch/core';
 import { accounts } from '../../../db/schema.js';
 import { byIp, rateLimit } from '../../../lib/rate-limiter.js';
 import { verifyUnsubscribeToken } from '../../../mail/unsubscribe.js';
@@ -21,7 +21,7 @@ const failedSchema = resultSchema.extend({
   errors: z.object({ message: z.literal('bad_request') }),
   error: z.object({ message: z.literal('unsubscribe_failed') }),
 });
-const tokenSchema = z.string().max(300);
+const tokenSchema = text({ trim: false }).max(300);
 
 /**
  * Unsubscribe by the signed token of a campaign mail. `POST` is RFC 8058 one-click (the mail's
@@ -107,7 +107,7 @@ export async function unsubscribeRoutes(fastify: FastifyInstance) {
           '`List-Unsubscribe=One-Click` (form or multipart), an empty body of any type, or none.',
         querystring: z.object({ token: tokenSchema.optional() }),
         body: z
-          .object({ token: tokenSchema.optional(), 'List-Unsubscribe': z.string().optional() })
+          .object({ token: tokenSchema.optional(), 'List-Unsubscribe': text().optional() })
           .optional(),
         response: { 200: resultSchema, 400: failedSchema },
       },
