@@ -55,9 +55,10 @@ export function isPublicAddress(address: string): boolean {
 }
 
 /**
- * Top-level names that never lead to a public host: RFC 6761 (localhost, invalid, test), mDNS
- * (local, RFC 6762), arpa (home.arpa and reverse names), onion, alt (RFC 9476), internal (ICANN's
- * private-use name) and localdomain.
+ * Top-level names that lead to no public host, or only through a resolver of the local network:
+ * localhost and test (RFC 6761), local (mDNS, RFC 6762), arpa (home.arpa and reverse names),
+ * onion, alt (RFC 9476), internal (ICANN's private-use name) and localdomain. (.invalid never
+ * resolves at all: such an endpoint is harmless and simply fails.)
  */
 const SPECIAL_USE_TLDS = new Set([
   'localhost',
@@ -65,7 +66,6 @@ const SPECIAL_USE_TLDS = new Set([
   'local',
   'internal',
   'arpa',
-  'invalid',
   'test',
   'onion',
   'alt',
