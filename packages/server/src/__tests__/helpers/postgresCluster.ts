@@ -21,12 +21,13 @@ export const CLUSTER_DIR_PREFIX = 'poruch-pg-';
 const isDir = (bin: string) => fs.existsSync(path.join(bin, 'initdb'));
 
 /**
- * The folder of initdb, postgres and pg_basebackup: TEST_POSTGRES_BINDIR, Debian's PostgreSQL 15
- * (/usr/lib/postgresql/15/bin), or `pg_config --bindir`; null when there are none.
+ * The folder of initdb, postgres and pg_basebackup: PG_BIN_DIR (as for `pnpm backup`) when it
+ * holds them, Debian's PostgreSQL 15 (/usr/lib/postgresql/15/bin), or `pg_config --bindir`; null
+ * when there are none.
  */
 export function postgresBinDir(): string | null {
-  const fromEnv = process.env.TEST_POSTGRES_BINDIR;
-  if (fromEnv) return isDir(fromEnv) ? fromEnv : null;
+  const fromEnv = process.env.PG_BIN_DIR;
+  if (fromEnv && isDir(fromEnv)) return fromEnv;
   if (isDir('/usr/lib/postgresql/15/bin')) return '/usr/lib/postgresql/15/bin';
   try {
     const bin = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: 'pipe' }).trim();
