@@ -26,7 +26,7 @@ const ece = requireFromWebPush('http_ece') as {
 interface Received {
   path: string;
   /** The name the client sent for TLS (SNI). */
-  servername: string | false;
+  servername: string | false | null;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
 }
