@@ -48,8 +48,9 @@ ENV NODE_ENV=production \
     PORT=8080 \
     HOST=0.0.0.0 \
     DATA_DIR=/data \
-    SEED_DEMO=false \
-    TRUST_PROXY=true
+    SEED_DEMO=false
+# Behind a reverse proxy, set TRUST_PROXY to the proxy's address(es) (deploy/compose.yaml does);
+# unset, X-Forwarded-For is not believed, which is right when clients reach port 8080 directly.
 # The embedded database and .eml files (only used without DATABASE_URL / SMTP_URL).
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]

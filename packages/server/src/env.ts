@@ -1,9 +1,56 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { REPO_ROOT } from './paths.js';
 
 const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
 const positiveInt = z.coerce.number().int().positive();
+
+/** Named ranges Fastify's trustProxy (@fastify/proxy-addr) expands. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** Why one TRUST_PROXY entry is not an address, a CIDR range or a range name; null when it is. */
+function proxyEntryProblem(entry: string): string | null {
+  if (PROXY_RANGE_NAMES.has(entry)) return null;
+  const [address = '', range, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (!family || rest.length) return `"${entry}" is not an IP address or CIDR range`;
+  if (range === undefined) return null;
+  // As @fastify/proxy-addr reads them: a prefix of 1 to 32 (IPv4) or 128 (IPv6, mapped
+  // addresses included). A netmask (10.0.0.0/255.0.0.0) is refused: give the prefix length.
+  const max = family === 4 ? 32 : 128;
+  if (/^\d{1,3}$/.test(range) && Number(range) >= 1 && Number(range) <= max) return null;
+  return `"${entry}" needs a prefix length of 1-${max} after the /`;
+}
+
+/**
+ * TRUST_PROXY: the addresses of the reverse proxies whose X-Forwarded-For/-Proto/-Host are
+ * believed, as a list of IPs and CIDR ranges (`127.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`, or
+ * the names loopback, linklocal, uniquelocal), comma separated. `false` (the default) believes
+ * none. `true` believes any peer: only for a server no client can reach except through the
+ * proxy, since anyone who reaches its port directly can then claim any address.
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((value, ctx): boolean | string[] => {
+    const v = value.trim().toLowerCase();
+    if (v === 'false' || v === '0' || v === '') return false;
+    if (v === 'true' || v === '1') return true;
+    const entries = value.split(',').map((e) => e.trim());
+    const problems = entries.map((e) => (e ? proxyEntryProblem(e) : 'an empty entry'));
+    const first = problems.find((p) => p !== null);
+    if (first) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `${first}. Give the reverse proxy's addresses or CIDR ranges, comma separated ` +
+          '(e.g. 127.0.0.1 or 172.16.0.0/12,::1), or false. (A hop count is not supported.)',
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 /**
  * Every environment variable the server reads, validated at start. docs/operations.md lists them.
@@ -106,8 +153,11 @@ export const envSchema = z.object({
   SEED_DEMO: bool.default(true),
   /** Log level. Defaults to info (warn in tests). */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
-  /** Trust X-Forwarded-* headers from a reverse proxy. Defaults to false. */
-  TRUST_PROXY: bool.default(false),
+  /**
+   * The reverse proxies whose X-Forwarded-* headers are believed: IPs and CIDR ranges, comma
+   * separated (see trustProxy above). Defaults to false (none).
+   */
+  TRUST_PROXY: trustProxy,
   /** Google Analytics id given to the site by /env. */
   ANALYTICS_ID: z.string().optional(),
   /** Tag-manager id given to the site by /env. */
