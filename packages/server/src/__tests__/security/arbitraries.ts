@@ -20,6 +20,71 @@ export function jsonSchemaOf(schema: unknown): JsonSchema | null {
   }) as JsonSchema;
 }
 
+/**
+ * Characters a text field must refuse or keep as they are, in every position the fuzzer fills
+ * with text: U+0000 (PostgreSQL refuses it), lone surrogates high and low (no UTF-8 for them),
+ * the other C0 controls, DEL and C1 controls (refused), tab, line feed and carriage return (kept in
+ * descriptions), bidirectional controls and marks (U+202E, U+2066–U+2069, U+200F: kept), the BOM,
+ * the line separator and a noncharacter.
+ */
+export const ODD_CHARACTERS = [
+  '\u0000',
+  '\uD800',
+  '\uDBFF',
+  '\uDC00',
+  '\uDFFF',
+  '\u0001',
+  '\u0007',
+  '\u0008',
+  '\u000B',
+  '\u000C',
+  '\u001B',
+  '\u001F',
+  '\u007F',
+  '\u0080',
+  '\u0085',
+  '\u009F',
+  '\t',
+  '\n',
+  '\r',
+  '\u202E',
+  '\u202D',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\u200E',
+  '\u200F',
+  '\u061C',
+  '\uFEFF',
+  '\u2028',
+  '\uFFFF',
+];
+export const oddCharacter = fc.constantFrom(...ODD_CHARACTERS);
+
+/** One unit of fuzzed text: mostly printable (ASCII, any grapheme), one in five odd. */
+export const textUnit = fc.oneof(
+  { weight: 5, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }) },
+  { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }) },
+  { weight: 2, arbitrary: oddCharacter },
+);
+
+/** A unit of text a schema takes as it is: printable, or a bidirectional mark, BOM, U+2028. */
+const keptUnit = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(...ODD_CHARACTERS.slice(ODD_CHARACTERS.indexOf('\u202E'))),
+  },
+);
+
+/** A value with one odd character put in at some place (an otherwise valid e-mail, URL, name…). */
+const withOddCharacter = (value: fc.Arbitrary<string>) =>
+  fc.tuple(value, oddCharacter, fc.nat()).map(([v, c, n]) => {
+    const at = n % (v.length + 1);
+    return v.slice(0, at) + c + v.slice(at);
+  });
+
 /** Strings a parser or a database is known to trip on. */
 const NASTY = [
   '',
@@ -32,6 +97,14 @@ const NASTY = [
   '🇺🇦',
   'Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫǧ̗͚̚o̙̔ͮ̇͐̇',
   '\u202Eevil',
+  '\u2066\u2067\u2068\u2069\u200F\u200E',
+  'שלום\u200F مرحبا',
+  '\u0001\u001F\u007F\u0080\u009F',
+  'a\tb\nc\r\nd',
+  '\uDBFF\uDFFF',
+  '\uDFFF\uDBFF',
+  '😀\uDE00',
+  '\uD83D',
   '<script>alert(1)</script>',
   '"><img src=x onerror=alert(1)>',
   'javascript:alert(1)',
@@ -60,9 +133,17 @@ const NASTY = [
   'a'.repeat(300),
 ];
 
-/** Long strings: past every field limit, some past the body limit (65,536 in the fuzz server). */
+/**
+ * Long strings: past every field limit (the longest, a campaign, takes 50,000 characters), some
+ * past the body limit (65,536 in the fuzz server), some long with an odd character at the end.
+ */
 export const HUGE = [
   'a'.repeat(5_000),
+  'x'.repeat(50_001),
+  `${'ї'.repeat(5_000)}\u0000`,
+  `${'b'.repeat(20_000)}\uD800`,
+  '\uDC00'.repeat(3_000),
+  '\u202E'.repeat(10_000),
   'я'.repeat(20_001),
   '😀'.repeat(17_000),
   'x'.repeat(70_000),
@@ -70,6 +151,7 @@ export const HUGE = [
 
 const smallString = fc.oneof(
   fc.string({ maxLength: 20 }),
+  fc.string({ unit: textUnit, maxLength: 20 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.string({ unit: 'binary', maxLength: 20 }),
 );
@@ -168,6 +250,8 @@ function stringArbitrary(s: JsonSchema): fc.Arbitrary<string> {
   return fc.oneof(
     fc.string({ minLength, maxLength }),
     fc.string({ unit: 'grapheme', minLength, maxLength }),
+    // Odd characters every text keeps: bidirectional controls and marks, the BOM, U+2028.
+    fc.string({ unit: keptUnit, minLength, maxLength }),
     // Exactly at the limits.
     fc.constantFrom('a'.repeat(minLength), 'ї'.repeat(maxLength)),
   );
@@ -210,7 +294,11 @@ function boundary(s: JsonSchema, junk: fc.Arbitrary<unknown>): fc.Arbitrary<unkn
     values.push(Array.from({ length: s.maxItems + 1 }, () => 'x'));
   }
   if (s.enum) values.push(`${String(s.enum[0])}_`, String(s.enum[0]).toUpperCase());
-  return values.length ? fc.oneof(fc.constantFrom(...values), junk) : junk;
+  const options: fc.Arbitrary<unknown>[] = [junk];
+  if (values.length) options.push(fc.constantFrom(...values));
+  // A value the schema would take but for one odd character (a NUL inside an e-mail, a UUID…).
+  if (s.type === 'string') options.push(withOddCharacter(stringArbitrary(s)));
+  return fc.oneof(...options);
 }
 
 /** The arbitrary of a JSON Schema node; `mixed` puts boundary values and junk at every node. */
