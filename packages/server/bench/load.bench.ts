@@ -125,7 +125,11 @@ async function stepSearch(
     if (passes(await run(mid, STEP, 'bisect'))) lo = mid;
     else hi = mid;
   }
-  for (let rate = lo, i = 0; rate >= 5 && i < 4; rate = Math.round(rate * 0.9), i++) {
+  for (
+    let rate = lo, i = 0;
+    rate >= 5 && i < 4;
+    rate = Math.min(rate - 1, Math.round(rate * 0.9)), i++
+  ) {
     const r = await run(rate, DURATION, `${DURATION} s`);
     if (passes(r)) return r;
   }
