@@ -10,6 +10,30 @@ import { defineConfig, type Plugin } from 'vite';
 /** Where `pnpm dev` sends API calls: the Poruch server started by `pnpm --filter @poruch/server dev`. */
 const apiTarget = process.env.PORUCH_API_URL ?? 'http://localhost:8080';
 
+/**
+ * The server refuses state-changing calls whose Origin is not its own (PUBLIC_URL) or in
+ * ALLOWED_ORIGINS (docs/security.md, CSRF). A page of this dev server calling through the proxy
+ * is the site itself: its Origin (this server's) is handed on as the API's. Any other Origin is
+ * passed as it came.
+ */
+function sameOriginAsApi(proxy: { on(event: 'proxyReq', listener: ProxyReqListener): unknown }) {
+  proxy.on('proxyReq', (proxyReq, req) => {
+    const origin = req.headers.origin;
+    if (
+      origin &&
+      req.headers.host &&
+      URL.canParse(origin) &&
+      new URL(origin).host === req.headers.host
+    ) {
+      proxyReq.setHeader('origin', new URL(apiTarget).origin);
+    }
+  });
+}
+type ProxyReqListener = (
+  proxyReq: import('node:http').ClientRequest,
+  req: import('node:http').IncomingMessage,
+) => void;
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /**
@@ -143,8 +167,8 @@ export default defineConfig(({ isSsrBuild }) => ({
       },
   server: {
     proxy: {
-      '/api': { target: apiTarget, changeOrigin: true },
-      '/env': { target: apiTarget, changeOrigin: true },
+      '/api': { target: apiTarget, changeOrigin: true, configure: sameOriginAsApi },
+      '/env': { target: apiTarget, changeOrigin: true, configure: sameOriginAsApi },
     },
   },
 }));

@@ -23,13 +23,21 @@ const DENY_KEYS: Record<number, string> = {
 /** /metrics is registered for real (with its bearer token), so the matrix checks it too. */
 const METRICS_TOKEN = 'matrix-metrics-token-0123456789';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** A same-site origin allowed to make credentialed calls (ALLOWED_ORIGINS). */
+const ALLOWED_ORIGIN = 'https://dashboard.localhost:8080';
 
 let server: TestServer;
 let table: { key: string; route: RouteOptions }[];
 
 beforeAll(async () => {
   // No mail worker: the outbox rows a request queues stay put, so snapshots compare exactly.
-  server = await startTestServer({ MAIL_WORKER: 'false', METRICS_TOKEN: METRICS_TOKEN });
+  server = await startTestServer({
+    MAIL_WORKER: 'false',
+    METRICS_TOKEN: METRICS_TOKEN,
+    ALLOWED_ORIGINS: ALLOWED_ORIGIN,
+    // The anonymous routes' per-IP limits: the Origin tests call them from addresses of their own.
+    TRUST_PROXY: 'loopback',
+  });
   table = routeKeys(server.app.routeTable);
 });
 afterAll(() => server?.close());
@@ -129,8 +137,7 @@ describe('CSRF (generated from the route table)', () => {
     for (const { key } of changing) {
       const entry = entryOf(key)!;
       // A logged-in actor whom the route would otherwise let through.
-      const actor = (['owner', 'superAdmin'] as const).find((a) => entry.cells[a] === 'allow');
-      if (!actor) throw new Error(`${key}: no logged-in actor is allowed`);
+      const actor = allowedActor(key, entry);
       for (const [label, headers] of [
         ['missing', {}],
         ['forged', { 'x-xsrf-token': 'forged-token' }],
@@ -149,6 +156,136 @@ describe('CSRF (generated from the route table)', () => {
         } else if ((await snapshot(server, world)) !== before) {
           failures.push(`${key} (${label} token): refused, but the data changed`);
         }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+/** A logged-in actor whom the route lets through (owner or super administrator). */
+function allowedActor(key: string, entry: Entry) {
+  const actor = (['owner', 'superAdmin'] as const).find((a) => entry.cells[a] === 'allow');
+  if (!actor) throw new Error(`${key}: no logged-in actor is allowed`);
+  return actor;
+}
+
+describe('Origin and Sec-Fetch-Site (generated from the route table)', () => {
+  /** What a browser sends from a page of another site, or from no real page at all. */
+  const FOREIGN: [string, Record<string, string>][] = [
+    ['Origin: https://evil.example', { origin: 'https://evil.example' }],
+    [
+      'Origin: https://evil.example, Sec-Fetch-Site: cross-site',
+      { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    ],
+    ['Sec-Fetch-Site: cross-site, no Origin', { 'sec-fetch-site': 'cross-site' }],
+    [
+      'Sec-Fetch-Site: cross-site with our own Origin',
+      { origin: 'http://localhost:8080', 'sec-fetch-site': 'cross-site' },
+    ],
+    ['Origin: null (sandboxed frame, data: page)', { origin: 'null' }],
+    ['a look-alike origin', { origin: 'http://localhost:8080.evil.example' }],
+    ['our host on another scheme', { origin: 'https://localhost:8080' }],
+    ['our host on another port', { origin: 'http://localhost:8081' }],
+  ];
+  /**
+   * What a browser sends from the site itself or from an allowed origin (the matrix's cells send
+   * neither header, as curl does, and are let through by the token alone).
+   */
+  const OWN: [string, Record<string, string>][] = [
+    ['same origin', { origin: 'http://localhost:8080', 'sec-fetch-site': 'same-origin' }],
+    ['ALLOWED_ORIGINS, same site', { origin: ALLOWED_ORIGIN, 'sec-fetch-site': 'same-site' }],
+  ];
+  let address = 0;
+  /** A new client address for each anonymous call (reports allow 10 an hour per address). */
+  const nextAddress = () => `198.51.100.${++address}`;
+  const changing = () =>
+    table.filter((r) => STATE_CHANGING.has(r.key.split(' ')[0]!) && !CSRF_EXEMPT[r.key]);
+
+  it('refuses every state-changing route from another site, with a session and a valid token', async () => {
+    expect(changing().length).toBeGreaterThan(20);
+    const failures: string[] = [];
+    for (const { key } of changing()) {
+      const entry = entryOf(key)!;
+      for (const [label, headers] of FOREIGN) {
+        const world = await seedWorld(server, allowedActor(key, entry));
+        const client = await browserOf(server, world);
+        const { method, target, call } = requestOf(key, entry, world);
+        const before = await snapshot(server, world);
+        const res = await client.request<any>(method, target, call.body, {
+          headers: { ...call.headers, ...headers },
+        });
+        if (res.status !== 403 || res.body?.errors?.message !== 'forbidden') {
+          failures.push(`${key} (${label}): ${res.status} ${JSON.stringify(res.body)}`);
+        } else if (res.body?.error?.message !== 'origin') {
+          failures.push(`${key} (${label}): no origin detail ${JSON.stringify(res.body)}`);
+        } else if ((await snapshot(server, world)) !== before) {
+          failures.push(`${key} (${label}): refused, but the data changed`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('lets the site and allowed origins through on every such route', async () => {
+    const failures: string[] = [];
+    for (const { key } of changing()) {
+      const entry = entryOf(key)!;
+      for (const [label, headers] of OWN) {
+        const world = await seedWorld(server, allowedActor(key, entry));
+        const client = await browserOf(server, world);
+        const { method, target, call } = requestOf(key, entry, world);
+        const res = await client.request<any>(method, target, call.body, {
+          headers: { ...call.headers, ...headers },
+        });
+        if (res.status >= 400) {
+          failures.push(`${key} (${label}): ${res.status} ${JSON.stringify(res.body)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 240_000);
+
+  it('the anonymous widget calls still work from any site, without a session', async () => {
+    const failures: string[] = [];
+    for (const key of Object.keys(CSRF_EXEMPT)) {
+      const entry = entryOf(key)!;
+      for (const [label, headers] of FOREIGN) {
+        const world = await seedWorld(server, 'visitor');
+        const client = await browserOf(server, world);
+        const { method, target, call } = requestOf(key, entry, world);
+        const res = await client.request<any>(method, target, call.body, {
+          csrf: false,
+          headers: { ...call.headers, ...headers, 'x-forwarded-for': nextAddress() },
+        });
+        // Reports refuse opaque origins on their own (a script or a sandboxed frame).
+        const opaque = key === 'POST /api/v1/reports' && headers.origin === 'null';
+        if (opaque ? res.status !== 403 : res.status >= 400) {
+          failures.push(`${key} (${label}): ${res.status} ${JSON.stringify(res.body)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses the anonymous routes from another site when they carry a session cookie', async () => {
+    const failures: string[] = [];
+    for (const key of Object.keys(CSRF_EXEMPT)) {
+      const entry = entryOf(key)!;
+      const world = await seedWorld(server, 'owner');
+      const client = await browserOf(server, world);
+      const { method, target, call } = requestOf(key, entry, world);
+      const before = await snapshot(server, world);
+      const res = await client.request<any>(method, target, call.body, {
+        headers: {
+          ...call.headers,
+          origin: 'https://evil.example',
+          'sec-fetch-site': 'cross-site',
+        },
+      });
+      if (res.status !== 403 || res.body?.errors?.message !== 'forbidden') {
+        failures.push(`${key}: ${res.status} ${JSON.stringify(res.body)}`);
+      } else if ((await snapshot(server, world)) !== before) {
+        failures.push(`${key}: refused, but the data changed`);
       }
     }
     expect(failures).toEqual([]);
