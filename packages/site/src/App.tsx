@@ -1,7 +1,8 @@
 import { Suspense, useEffect, useMemo } from 'react';
+import { sameOriginPath } from '@poruch/core/lite';
 import { useApp, useAuth } from './app/context.js';
 import { applySeo } from './app/seo.js';
-import { decideAccess, resolveRoute, safeBack } from './routes.js';
+import { decideAccess, resolveRoute } from './routes.js';
 import {
   Navigate,
   RouteContext,
@@ -26,7 +27,8 @@ export function App() {
   const authState = useAuth();
   const resolved = resolveRoute(location.path);
 
-  // After login on a logged-out-only screen: `back` or /dashboard. After logout: /login.
+  // After login on a logged-out-only screen: `back` when it is a path on this site (resolved by
+  // sameOriginPath, which navigate() checks again), else /dashboard. After logout: /login.
   useEffect(
     () =>
       auth.subscribe((state, previous) => {
@@ -34,8 +36,10 @@ export function App() {
           const loc = getLocation();
           const here = resolveRoute(loc.path);
           if (here?.route.access === 'loggedOutOnly') {
-            const back = safeBack(new URLSearchParams(loc.search).get('back'));
-            navigate(back ?? '/dashboard', { replace: true });
+            const back = new URLSearchParams(loc.search).get('back');
+            navigate(sameOriginPath(back, window.location.origin) ?? '/dashboard', {
+              replace: true,
+            });
           }
         } else if (previous.status === 'logged_in' && state.status === 'logged_out') {
           navigate('/login');

@@ -194,13 +194,3 @@ export function decideAccess(
     return { kind: 'redirect', to: '/dashboard' };
   return { kind: 'allow' };
 }
-
-/**
- * The `back` parameter when it is a safe same-site path (starts with one `/`), else null.
- * A `back` of `//evil.example` or `https://…` is ignored.
- */
-export function safeBack(back: string | null | undefined): string | null {
-  if (!back || !back.startsWith('/') || back.startsWith('//') || back.startsWith('/\\'))
-    return null;
-  return back;
-}

@@ -3,6 +3,7 @@
  * History API. Every navigation (a link, `navigate()`, the back and forward buttons) goes through
  * here, so listeners see each one once.
  */
+import { sameOriginPath } from '@poruch/core/lite';
 
 /** The part of the location the router uses. */
 export interface RouterLocation {
@@ -82,24 +83,22 @@ export function onNavigationEnd(listener: NavigationListener): () => void {
 
 /** True when `to` stays on this origin (so the router may handle it). */
 export function isInternal(to: string): boolean {
-  try {
-    return new URL(to, window.location.href).origin === window.location.origin;
-  } catch {
-    return false;
-  }
+  return sameOriginPath(to, window.location.href) !== null;
 }
 
 /**
- * Goes to `to` (a path with optional query and hash, relative to the origin). A URL on another
- * origin is opened by the browser. Navigating to the current URL still counts as a navigation.
+ * Goes to `to` (a path with optional query and hash, relative to the current page). Every
+ * navigation passes through `sameOriginPath`: the router goes to the path it resolves to, never
+ * to the string given. A URL on another origin is opened by the browser when it is http(s);
+ * anything else (`javascript:`, `data:`) is ignored. Navigating to the current URL still counts
+ * as a navigation.
  */
 export function navigate(to: string, options: NavigateOptions = {}): void {
-  if (!isInternal(to)) {
-    window.location.assign(to);
+  const target = sameOriginPath(to, window.location.href);
+  if (target === null) {
+    if (/^https?:\/\//i.test(to.trim())) window.location.assign(to);
     return;
   }
-  const url = new URL(to, window.location.href);
-  const target = `${url.pathname}${url.search}${url.hash}`;
   if (options.replace) window.history.replaceState(null, '', target);
   else window.history.pushState(null, '', target);
   emit(options);

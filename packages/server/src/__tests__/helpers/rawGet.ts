@@ -10,11 +10,18 @@ export interface RawResponse {
 /**
  * A GET over plain node:http, not fetch: fetch would decode the body and hide which encoding the
  * server chose. Also used by the site's e2e suite against the built server.
+ *
+ * @param path sent as written instead of the URL's path (a URL turns `\` into `/` and drops
+ *   tabs); `url` then gives only the host. Defaults to the URL's path.
  */
-export function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+  path?: string,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { headers }, (res) => {
+      .get(url, { headers, ...(path !== undefined && { path }) }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
