@@ -19,8 +19,8 @@ import { accounts, pushSubscriptions, services } from '../../../db/schema.js';
 import type { Env } from '../../../env.js';
 import {
   generatePassword,
-  getDummyHash,
   hashPassword,
+  verifyLogin,
   verifyPassword,
 } from '../../../lib/passwords.js';
 import {
@@ -84,18 +84,11 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
     async (request, reply) => {
       const { email, password } = request.body;
       const account = await repo.findByEmail(email);
-      if (!account) {
-        await verifyPassword(password, await getDummyHash());
-        throw new PoruchError(401, 'wrong_user_or_password');
-      }
+      // The same hashing work for an unknown address, a known one and one with a pending reset.
+      const matched = await verifyLogin(password, account);
+      if (!account || !matched) throw new PoruchError(401, 'wrong_user_or_password');
       let row = account;
-      if (!(await verifyPassword(password, account.passwordHash))) {
-        const tempValid =
-          account.tempPasswordHash !== null &&
-          account.tempPasswordExpiresAt !== null &&
-          account.tempPasswordExpiresAt > new Date() &&
-          (await verifyPassword(password, account.tempPasswordHash));
-        if (!tempValid) throw new PoruchError(401, 'wrong_user_or_password');
+      if (matched === 'temporary') {
         // The temporary password becomes the password; every other session ends.
         row = await repo.update(account.id, {
           passwordHash: account.tempPasswordHash!,
