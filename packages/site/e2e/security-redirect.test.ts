@@ -290,6 +290,18 @@ describe('the server', () => {
       '/assets/',
       '/dashboard/',
       '/login?back=//evil.example',
+      '/api/docs',
+      '/api/docs/',
+      '/api/docs/static/index.html',
+      '/api/docs/static/index.html?//evil.example',
+      '/api/docs//evil.example/static/index.html',
+      '//evil.example/api/docs/static/index.html',
+      '/api/docs/static/index.html/..//evil.example',
+      '//api/docs/static/index.html',
+      '///api/docs/static/index.html',
+      '/api//docs/static/index.html',
+      '/%2Fevil.example/api/docs/static/index.html',
+      '/api/docs/static/index.html#//evil.example',
     ]) {
       const res = await rawGet(server.baseUrl, {}, path);
       const location = res.headers.location;
