@@ -125,7 +125,7 @@ export async function buildApp({
   await app.register(
     async (api) => {
       await api.register(authRoutes, { env });
-      await api.register(accountRoutes);
+      await api.register(accountRoutes, { env });
       await api.register(serviceRoutes);
       await api.register(vacancyRoutes);
       await api.register(myRoutes);

@@ -175,7 +175,10 @@ export const envSchema = z.object({
   RESET_PASSWORD_MINUTES: positiveInt.default(60),
   /** Login attempts per IP per minute. Defaults to 20. */
   RATE_LOGIN_PER_IP: positiveInt.default(20),
-  /** Login attempts per account per 15 minutes. Defaults to 10. */
+  /**
+   * Password checks per account per 15 minutes, right or wrong: login, credentials change and
+   * account deletion count together. Defaults to 10.
+   */
   RATE_LOGIN_PER_ACCOUNT: positiveInt.default(10),
   /** Reset and registration requests per IP per hour. Defaults to 10. */
   RATE_SIGNUP_PER_IP: positiveInt.default(10),

@@ -170,6 +170,22 @@ export const byBodyEmail = (request: FastifyRequest) => {
   return typeof email === 'string' ? email.trim().toLowerCase() : `ip:${request.ip}`;
 };
 
+/** The logged-in account's e-mail (after requireAccount), counted as login counts the body's. */
+export const byAccountEmail = (request: FastifyRequest) =>
+  request.account!.email.trim().toLowerCase();
+
+/**
+ * The one limit on guesses of an account's password, `max` per 15 minutes: every check of it
+ * (login, by the address in the body; a credentials change and an account deletion, by the
+ * logged-in account's address) counts against the same window, right or wrong, before the check.
+ * Once it is reached, every one of them answers 429, even with the right password, until the
+ * window ends: a stolen session gets no more guesses than the login form.
+ */
+export const passwordGuesses = (
+  max: number,
+  key: (request: FastifyRequest) => string,
+): RateLimitRule => ({ name: 'password-account', max, windowMs: 15 * 60_000, key });
+
 /**
  * A preHandler that applies every rule (for example per IP and per account on one route) and
  * answers 429 `too_many_requests` with Retry-After when any is exceeded. @fastify/rate-limit

@@ -3,13 +3,19 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PoruchError, accountDeletionSchema, accountExportSchema } from '@poruch/core';
+import type { Env } from '../../../env.js';
 import { verifyPassword } from '../../../lib/passwords.js';
+import { byAccountEmail, passwordGuesses, rateLimit } from '../../../lib/rate-limiter.js';
 import { invalidateMap } from '../../../map/index.js';
 import { eraseAccount, exportAccount } from '../../../repositories/privacy.js';
 
 /** The logged-in account itself: its data export and its deletion (docs/security.md § Privacy). */
-export async function accountRoutes(fastify: FastifyInstance) {
+export async function accountRoutes(fastify: FastifyInstance, { env }: { env: Env }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // The password check counts against the account's one limit on password guesses, with login.
+  const guesses = rateLimit(app.rateLimitStore, [
+    passwordGuesses(env.RATE_LOGIN_PER_ACCOUNT, byAccountEmail),
+  ]);
 
   app.get(
     '/account/export',
@@ -39,7 +45,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
   app.delete(
     '/account',
     {
-      preHandler: app.requireAccount,
+      preHandler: [app.requireAccount, guesses],
       schema: {
         tags: ['auth'],
         summary: 'Delete the account and erase its personal data everywhere',

@@ -30,7 +30,14 @@ import {
 } from '../../../repositories/accounts.js';
 import { serviceInputToRow, serviceToApi } from '../../../repositories/services.js';
 import type { AccountRow } from '../../../repositories/sessions.js';
-import { byBodyEmail, byIp, rateLimit, type RateLimitRule } from '../../../lib/rate-limiter.js';
+import {
+  byAccountEmail,
+  byBodyEmail,
+  byIp,
+  passwordGuesses,
+  rateLimit,
+  type RateLimitRule,
+} from '../../../lib/rate-limiter.js';
 import { isAllowedPushEndpoint } from '../../../mail/push.js';
 
 const statusSchema = z.object({ status: z.boolean() });
@@ -48,12 +55,7 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
   const limit = (...rules: RateLimitRule[]) => rateLimit(app.rateLimitStore, rules);
   const loginLimits = limit(
     { name: 'login-ip', max: env.RATE_LOGIN_PER_IP, windowMs: MINUTE, key: byIp },
-    {
-      name: 'login-account',
-      max: env.RATE_LOGIN_PER_ACCOUNT,
-      windowMs: 15 * MINUTE,
-      key: byBodyEmail,
-    },
+    passwordGuesses(env.RATE_LOGIN_PER_ACCOUNT, byBodyEmail),
   );
   const signupLimits = (name: string) =>
     limit(
@@ -238,12 +240,7 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
     {
       preHandler: [
         app.requireAccount,
-        limit({
-          name: 'credentials',
-          max: env.RATE_LOGIN_PER_ACCOUNT,
-          windowMs: 15 * MINUTE,
-          key: (r) => r.account!.id,
-        }),
+        limit(passwordGuesses(env.RATE_LOGIN_PER_ACCOUNT, byAccountEmail)),
       ],
       schema: {
         tags,
