@@ -85,6 +85,37 @@ const withOddCharacter = (value: fc.Arbitrary<string>) =>
     return v.slice(0, at) + c + v.slice(at);
   });
 
+/**
+ * A valid value with one odd character put into one of its strings (any field, at any place):
+ * the request every rule but one would take, the one that reaches the handler if a field is not
+ * checked. Values without a string come as they are.
+ */
+export function withOddText(value: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  return fc.tuple(value, fc.nat(), oddCharacter, fc.nat()).map(([v, n, c, at]) => {
+    const put = (text: string) => {
+      const i = at % (text.length + 1);
+      return text.slice(0, i) + c + text.slice(i);
+    };
+    if (typeof v === 'string') return put(v);
+    // Generated values are fast-check's: changed only in a copy.
+    const copy = structuredClone(v);
+    const slots: [Record<string, unknown>, string][] = [];
+    const walk = (node: unknown) => {
+      if (node === null || typeof node !== 'object') return;
+      for (const [k, child] of Object.entries(node)) {
+        if (typeof child === 'string') slots.push([node as Record<string, unknown>, k]);
+        else walk(child);
+      }
+    };
+    walk(copy);
+    if (slots.length) {
+      const [node, key] = slots[n % slots.length]!;
+      node[key] = put(node[key] as string);
+    }
+    return copy;
+  });
+}
+
 /** Strings a parser or a database is known to trip on. */
 const NASTY = [
   '',

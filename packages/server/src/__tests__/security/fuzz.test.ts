@@ -14,6 +14,7 @@ import {
   oddCharacter,
   smallJunk,
   textUnit,
+  withOddText,
 } from './arbitraries.js';
 import { MATRIX } from './authz-matrix.js';
 import { seedWorld, type World } from './world.js';
@@ -210,6 +211,7 @@ function bodyArbitrary(route: RouteOptions): fc.Arbitrary<FuzzRequest['body']> {
   const value: fc.Arbitrary<unknown> = js
     ? fc.oneof(
         { weight: 3, arbitrary: arbitraryOf(js, { mixed: false }) },
+        { weight: 2, arbitrary: withOddText(arbitraryOf(js, { mixed: false })) },
         { weight: 5, arbitrary: arbitraryOf(js, { mixed: true }) },
         { weight: 1, arbitrary: junk },
       )
@@ -276,6 +278,10 @@ function requestArbitrary(
   const queryValue = js
     ? fc.oneof(
         { weight: 3, arbitrary: arbitraryOf(js, { mixed: false, junk: smallJunk }) },
+        {
+          weight: 2,
+          arbitrary: withOddText(arbitraryOf(js, { mixed: false, junk: smallJunk })),
+        },
         { weight: 5, arbitrary: arbitraryOf(js, { mixed: true, junk: smallJunk }) },
       )
     : fc.oneof(
