@@ -2,6 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { backupDatabase, restoreDatabase } from '../db/backup.js';
+import { openDatabase } from '../db/index.js';
 import { waitUntil } from '../mail/__tests__/helpers.js';
 import { partner } from './helpers/actors.js';
 import { startTestServer } from './helpers/server.js';
@@ -62,5 +64,30 @@ describe.each([0o022, 0o000])('files that hold secrets, under umask %o', (umask)
       expect(`${name} ${octal(await modeOf(path.join(mailDir, name)))}`).toBe(`${name} 0600`);
     }
     expect(octal(await modeOf(mailDir))).toBe('0700');
+  });
+  it('the embedded database folder is 0700, also one an older version left 0755; backups and the replaced folder are owner-only', async () => {
+    withUmask(umask);
+    const dataDir = await tempDir();
+    const dbDir = path.join(dataDir, 'db');
+    const first = await openDatabase({ dataDir: dbDir });
+    await first.close();
+    expect(octal(await modeOf(dbDir))).toBe('0700');
+
+    // What an older version left: the folder readable by everyone.
+    await fs.chmod(dbDir, 0o755);
+    const again = await openDatabase({ dataDir: dbDir });
+    expect(octal(await modeOf(dbDir))).toBe('0700');
+    await again.close();
+
+    const backup = path.join(dataDir, 'backups', 'poruch.pglite.tar.gz');
+    await backupDatabase({ dataDir: dbDir }, backup);
+    expect(octal(await modeOf(backup))).toBe('0600');
+
+    // A restore over an older, world-readable folder keeps that folder aside, owner-only.
+    await fs.chmod(dbDir, 0o755);
+    const { previous } = await restoreDatabase({ dataDir: dbDir }, backup, { force: true });
+    expect(previous).toBeDefined();
+    expect(octal(await modeOf(previous!))).toBe('0700');
+    expect(octal(await modeOf(dbDir))).toBe('0700');
   });
 });

@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { createPrivateFile, ensurePrivateDir } from '../lib/private-files.js';
 import { openEmbedded } from './embedded.js';
 import { acquireDataDirLock } from './lock.js';
 
@@ -94,6 +95,8 @@ async function writeAtomically(file: string, write: (tmp: string) => Promise<voi
   await fs.mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.partial-${process.pid}`;
   try {
+    // Owner-only before the first byte: pg_dump and writeFile keep the mode of the file they fill.
+    await createPrivateFile(tmp);
     await write(tmp);
     // A backup holds every account's personal data and password hash: owner-only.
     await fs.chmod(tmp, 0o600);
@@ -200,6 +203,8 @@ async function restorePglite(
       }
       previous = `${dataDir}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
       await fs.rename(dataDir, previous);
+      // The replaced database, kept beside: as private as the database itself.
+      await ensurePrivateDir(previous);
     }
     const tarball = new Blob([await fs.readFile(file)]);
     try {

@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import { ensurePrivateDir } from '../lib/private-files.js';
 import { acquireDataDirLock, type DataDirLock, type LockOwner } from './lock.js';
 
 export interface EmbeddedOptions {
@@ -39,6 +40,9 @@ export async function openEmbedded(dataDir: string, options: EmbeddedOptions): P
       extensions: { pg_trgm, unaccent },
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     });
+    // The folder holds every password hash, session hash and generated secret: owner-only (0700),
+    // also when an older version or another tool left it wider (lib/private-files.ts).
+    if (!inMemory) await ensurePrivateDir(dataDir);
   } catch (error) {
     lock?.release();
     throw error;
