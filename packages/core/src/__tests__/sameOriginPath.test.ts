@@ -29,11 +29,7 @@ function expectOnSite(to: string | null): string | null {
 }
 
 /** Every C0 control character, DEL and the space. */
-const CONTROLS = [
-  ...Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)),
-  '\x7f',
-  ' ',
-];
+const CONTROLS = [...Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)), '\x7f', ' '];
 const hex = (c: string) => `%${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`;
 
 /** Ways a control character hides a second host or a script, `c` put where it is dropped. */
