@@ -81,6 +81,15 @@ self.addEventListener('push', (event) => {
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const target = (event.notification.data && event.notification.data.url) || '/';
+  // Only a page of this site is opened: the URL is resolved as the browser would and kept
+  // only when its origin is the site's own (the rule the site applies to every `back`).
+  const given = (event.notification.data && event.notification.data.url) || '/';
+  let target = '/';
+  try {
+    const url = new URL(given, self.location.origin);
+    if (url.origin === self.location.origin) target = url.pathname + url.search + url.hash;
+  } catch {
+    // not a URL: the home page
+  }
   event.waitUntil(self.clients.openWindow(target));
 });
