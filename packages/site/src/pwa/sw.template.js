@@ -87,7 +87,9 @@ self.addEventListener('notificationclick', (event) => {
   let target = '/';
   try {
     const url = new URL(given, self.location.origin);
-    if (url.origin === self.location.origin) target = url.pathname + url.search + url.hash;
+    if (url.origin === self.location.origin) {
+      target = '/' + url.pathname.replace(/^\/+/, '') + url.search + url.hash; // one leading slash
+    }
   } catch {
     // not a URL: the home page
   }
