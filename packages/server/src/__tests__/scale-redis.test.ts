@@ -8,6 +8,7 @@ import {
   type ChildServer,
 } from './helpers/child.js';
 import { TestClient } from './helpers/client.js';
+import { registration } from './helpers/fixtures.js';
 import { eventually } from './helpers/scale.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -104,6 +105,34 @@ describe.skipIf(skipReason !== '')(`rate limits shared through Redis${skipReason
     }
     const counts = await Promise.all(keys.map((k) => inspect.get(k)));
     expect(counts.map(Number)).toContain(5);
+  });
+
+  it('two instances count one limit on password guesses across login, credentials and deletion', async () => {
+    const owner = new TestClient(a.url);
+    await owner.init();
+    const body = registration();
+    expect((await owner.post(`${a.url}/api/v1/auth/register`, body)).status).toBe(201);
+    const { email, password } = body.account;
+    const wrong = { currentPassword: 'not the password' };
+    // 3 per account, the session's checks and the login form's together, whichever instance.
+    expect((await owner.delete(`${a.url}/api/v1/account`, wrong)).status).toBe(400);
+    const change = {
+      ...wrong,
+      newPassword: 'taken over 12345',
+      confirmPassword: 'taken over 12345',
+    };
+    expect((await owner.put(`${b.url}/api/v1/auth/credentials`, change)).status).toBe(400);
+    expect((await login(owner, a.url, email)).status).toBe(401);
+    const refused = await owner.delete(`${b.url}/api/v1/account`, { currentPassword: password });
+    expect(refused.status).toBe(429);
+    expect(refused.body.errors.message).toBe('too_many_requests');
+    const stranger = new TestClient(a.url);
+    await stranger.init();
+    expect((await stranger.post(`${a.url}/api/v1/auth/login`, { email, password })).status).toBe(
+      429,
+    );
+    // Still there, still logged in.
+    expect((await owner.get(`${b.url}/api/v1/auth/check`)).body.status).toBe(true);
   });
 
   it('fails open when Redis is down: no 5xx, limits per process, a warning; shared again once it is back', async () => {
