@@ -6,11 +6,11 @@ export interface ConsentStorage {
   setItem(key: string, value: string): void;
 }
 
-/** The visitor's cookie choice (spec §4 "Cookie consent"). */
+/** The visitor's cookie choice (docs/product.md, Cookie consent). */
 export interface CookieConsent {
   /** True once the essentials flag is stored: the banner no longer shows. */
   readonly decided: boolean;
-  /** Analytics may run. True when no value is stored (spec: "Analytics defaults to on"). */
+  /** Analytics may run. True when no value is stored: analytics defaults to on. */
   readonly analytics: boolean;
 }
 
@@ -32,7 +32,7 @@ function read(storage: ConsentStorage | undefined, key: string): string | null {
 
 function write(storage: ConsentStorage | undefined, analytics: boolean): CookieConsent {
   try {
-    // Both flags hold the text `true` or `false` (spec §3).
+    // Both flags hold the text `true` or `false`.
     storage?.setItem(COOKIES_ESSENTIALS_KEY, 'true');
     storage?.setItem(COOKIES_MARKETING_KEY, String(analytics));
   } catch {

@@ -11,8 +11,8 @@ export interface Country {
 }
 
 /**
- * The countries a service can be in (spec §3): Europe with its microstates and crown
- * dependencies, Ukraine's neighbours, and the countries beyond Europe the spec names.
+ * The countries a service can be in: Europe with its microstates and crown dependencies,
+ * Ukraine's neighbours, and a chosen few countries beyond Europe.
  * Russia and Belarus are left out on purpose. Kept in code order.
  */
 export const COUNTRIES: readonly Country[] = [
@@ -169,7 +169,7 @@ export const hasFlag = (code: string | null | undefined): boolean =>
 
 /**
  * A neutral grey 4:3 flag with a thin frame, as a data URI: shown for a country without a flag
- * (spec §2 "A placeholder flag image is used for countries without a flag").
+ * (docs/product.md, Layout and navigation).
  */
 export const FLAG_PLACEHOLDER =
   'data:image/svg+xml,' +

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
 /**
- * Keys of the error catalogue (spec §8), plus the keys the server adds for its own failures.
- * Each key is translated under `error.<key>` in every locale.
+ * Keys of the error catalogue (docs/product.md, Errors), plus the keys the server adds for its own
+ * failures. Each key is translated under `error.<key>` in every locale.
  */
 export const ERROR_KEYS = [
-  // spec §8
+  // the catalogue
   'wrong_user_or_password',
   'email_is_used',
   'unauthorized',
@@ -39,7 +39,7 @@ export const fieldErrorSchema = z.object({
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 
 /**
- * The body of every error answer (DESIGN §4): `errors.message` is a catalogue key,
+ * The body of every error answer: `errors.message` is a catalogue key,
  * `error.message` a detail key where there is one, `errors.fields` the broken validation rules.
  */
 export const errorBodySchema = z.object({

@@ -5,7 +5,10 @@
  * data downloads no zod.
  */
 
-/** The 25 category keys of spec §3, spelled exactly as the spec spells them ("architeture" included). */
+/**
+ * The 25 category keys, spelled exactly as the API and the stored data spell them ("architeture"
+ * included: do not correct it).
+ */
 export const CATEGORY_KEYS = [
   'auto',
   'beauty_and_health',

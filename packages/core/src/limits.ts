@@ -1,5 +1,5 @@
 // Zod-free, so that constants.ts and the widgets' lean entry (lite.ts) can use it.
-/** Bounds of the free-text fields. The spec leaves them open; these are ours. */
+/** Bounds of the free-text fields. */
 export const LIMITS = {
   nameMax: 120,
   personNameMax: 80,

@@ -3,8 +3,8 @@ import type { FieldError } from './errors.js';
 import { LIMITS } from './limits.js';
 
 /**
- * Validation message keys of spec §5. Each is translated under its own key and takes the
- * parameters named in its comment.
+ * Validation message keys (docs/product.md, Forms and validation messages). Each is translated
+ * under its own key and takes the parameters named in its comment.
  */
 export const VALIDATION_KEYS = {
   /** "{name} required field" */
@@ -54,7 +54,7 @@ export const VALIDATION_EXAMPLES = {
 } as const;
 
 /**
- * Turns one zod issue into the key and parameters of a spec §5 message.
+ * Turns one zod issue into the key and parameters of a validation message.
  * The client and the server both use it, so a rule's message is written once.
  */
 export function issueToFieldError(issue: z.core.$ZodIssue): FieldError[] {

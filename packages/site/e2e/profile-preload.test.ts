@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, startServer, type RunningServer } from './fixtures/index.js';
 
 /**
- * Issue 6: a profile page's Link header preloads the widget's `GET /api/v1/services/:id`, and the
+ * A profile page's Link header preloads the widget's `GET /api/v1/services/:id`, and the
  * widget uses that response (one request, no "preloaded but not used" warning). Needs
  * `pnpm build` (site and server).
  */

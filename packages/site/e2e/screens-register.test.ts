@@ -47,7 +47,7 @@ describe('registration (provide-help)', () => {
     await screenshot(page, 'screens-register-empty');
     await expectAccessible(page);
 
-    // Nothing filled: the §5 messages under their fields, nothing sent.
+    // Nothing filled: the validation messages under their fields, nothing sent.
     await page.getByRole('button', { name: ua('registration.submit') }).click();
     const form = page.locator('form');
     await expect.poll(() => form.getByText(required('firstName')).count(), POLL).toBe(1);

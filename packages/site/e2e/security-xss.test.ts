@@ -1,5 +1,5 @@
 /**
- * XSS (issue 8, docs/security.md#xss): every payload of helpers/xss.ts goes through the API into
+ * XSS (docs/security.md#xss): every payload of helpers/xss.ts goes through the API into
  * every free-text field (service name, address and its geocoded parts, descriptions ua/en,
  * original place, account names, vacancy fields, report text, decline reason, administrator name,
  * campaign subject and content); the administrator approves, so public screens show them. Then

@@ -51,7 +51,7 @@ describe('site shell', () => {
     const nav = page.getByRole('navigation', { name: 'Головне меню' });
     await nav.getByRole('link', { name: 'Увійти' }).waitFor();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/поруч/);
-    // Home has no footer text (spec §2).
+    // Home has no footer text.
     expect(await page.getByRole('contentinfo').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();

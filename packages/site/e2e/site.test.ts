@@ -206,7 +206,7 @@ describe('routes and access rules', () => {
 });
 
 describe('header menu', () => {
-  it('shows the spec items when logged out in ua, and account and logout when logged in', async () => {
+  it('shows services, about, support, log in and register when logged out in ua, and account and logout when logged in', async () => {
     const context = await newContext();
     const page = await context.newPage();
     await open(page, '/');

@@ -49,8 +49,8 @@ async function start(): Promise<void> {
   document.documentElement.dataset.siteName = services.t('app.name');
   document.documentElement.dataset.tagline = services.t('app.tagline');
 
-  // Start-up calls of spec §7: the login state, and the runtime configuration (the app starts
-  // without it when it fails, and no toast is shown for it).
+  // Start-up calls (docs/product.md, API calls): the login state, and the runtime configuration
+  // (the app starts without it when it fails, and no toast is shown for it).
   void services.auth.getState().check();
   services.api
     .request('GET', 'env', {

@@ -1,6 +1,6 @@
 import type { LocaleCode } from '@poruch/core';
 
-/** A header menu item, with the fields of spec §2 "Header menu". */
+/** A header menu item (docs/product.md, Layout and navigation). */
 export interface MenuItem {
   /** Translation key of the label. */
   readonly name: string;

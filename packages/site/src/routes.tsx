@@ -1,5 +1,5 @@
 /**
- * The route table (spec §2). Every screen loads on demand.
+ * The route table (docs/product.md, Layout and navigation). Every screen loads on demand.
  *
  * How to add a screen:
  * 1. Write `src/screens/<folder>/index.tsx` with a default-exported component. Read what you need
@@ -8,7 +8,7 @@
  *    `useSeo()` from `./app/seo.js` for the title, description and JSON-LD.
  * 2. Add an entry below: `name`, `path` (`:param`, optional last `:param?`, a final `/*` for
  *    sub-paths read through `useRoute().params['*']`), `screen: lazyScreen(() => import(...))`,
- *    `access`, `localeRule` when the spec's "every locale except ua" rule applies, and the
+ *    `access`, `localeRule` when the "every locale except ua" rule applies, and the
  *    `title` key (and `description` key) of the page.
  * 3. Add its texts to BOTH packages/core/src/i18n/locales/ua.json and en_GB.json.
  *
@@ -31,15 +31,18 @@ export interface RouteDef {
   readonly screen: LazyScreen;
   readonly access: Access;
   /**
-   * Spec §2: "In every locale except ua, login, reset-password, provide-help and dashboard are
-   * reachable only when logged in." Defaults to false.
+   * The locale rule: in every locale except ua, the route is reachable only when logged in.
+   * Defaults to false.
    */
   readonly localeRule?: boolean;
   /** Translation key of the document title. */
   readonly title: string;
   /** Translation key of the meta description. Defaults to `app.tagline`. */
   readonly description?: string;
-  /** The footer text and the content's top margin (spec: every page except home and store). Defaults to true. */
+  /**
+   * The footer text and the content's top margin (every page except home and store). Defaults to
+   * true.
+   */
   readonly footer?: boolean;
 }
 
@@ -171,7 +174,7 @@ export type AccessDecision =
   | { readonly kind: 'redirect'; readonly to: string };
 
 /**
- * The access rules of spec §2, in order: wait while the login state is unknown; logged-in users
+ * The access rules, in order: wait while the login state is unknown; logged-in users
  * leave logged-out-only routes for home; outside ua the locale rule sends logged-out users home;
  * logged-out users opening a logged-in route go to `login?back=<path>`.
  *

@@ -27,7 +27,7 @@ describe('the country list', () => {
     for (const c of COUNTRIES) expect(countryCodeSchema.parse(c.code)).toBe(c.code);
   });
 
-  it('holds every country spec §3 names', () => {
+  it('holds every country docs/product.md names', () => {
     const named = [
       ['GB', 'Great Britain'],
       ['CH', 'Switzerland'],

@@ -22,7 +22,7 @@ describe('@poruch/core in Node', () => {
     expect(deps.filter((d) => /react|preact/.test(d))).toEqual([]);
   });
 
-  it('exports the spec constants', async () => {
+  it('exports the product constants', async () => {
     const core = await import('../index.js');
     expect({
       API_PREFIX: core.API_PREFIX,

@@ -1,7 +1,7 @@
 import type { ErrorBody, FieldError } from '../errors.js';
 import { statusTextKey, type Translate } from '../i18n/translate.js';
 
-/** The error of a failed call, normalised as spec §8 says. */
+/** The error of a failed call, normalised (docs/product.md, Errors). */
 export interface NormalizedError {
   /** Catalogue key: the server's `errors.message`, else the status text as a key. */
   key: string;
@@ -63,7 +63,7 @@ function asFieldError(f: unknown): FieldError | undefined {
 }
 
 /**
- * Normalises a failed answer (spec §8). Pure: give it the status, its text, the parsed body
+ * Normalises a failed answer. Pure: give it the status, its text, the parsed body
  * (or anything else: a non-object body counts as none) and a translate function.
  *
  * - summary: `t('error.' + message)`, where message is `body.errors.message`, or else the

@@ -164,9 +164,10 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 /**
- * The API client of spec §7 over ky. Every path is under `api/v1/` except `env`; state-changing
- * calls carry `x-xsrf-token` from cookie `XSRF-TOKEN`; failures become {@link ApiError}s,
- * normalised as spec §8 says, and show an error toast unless the call is `auth/check`.
+ * The API client over ky (docs/product.md, API calls). Every path is under `api/v1/` except `env`;
+ * state-changing calls carry `x-xsrf-token` from cookie `XSRF-TOKEN`; failures become
+ * {@link ApiError}s, normalised by normalizeError, and show an error toast unless the call is
+ * `auth/check`.
  */
 export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const root = (options.baseUrl ?? '/').replace(/\/+$/, '') + '/';

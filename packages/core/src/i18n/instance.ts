@@ -9,7 +9,7 @@ export const I18N_NAMESPACE = 'translation';
 
 /**
  * The i18next options every Poruch instance uses:
- * - `{name}` single-brace interpolation, as the spec writes its messages;
+ * - `{name}` single-brace interpolation, as the messages are written;
  * - no HTML escaping, because React escapes (never put a translation into innerHTML);
  * - no fallback language: a missing key shows `Missing translation: <key>` in every locale;
  * - dots nest keys, and no namespace separator, so a colon may appear in a key.

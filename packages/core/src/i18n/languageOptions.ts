@@ -1,7 +1,7 @@
 import type { LanguageOption } from '../schemas/options.js';
 
 /**
- * The language switcher's options (spec §2): Ukrainian with the flag of UA, British English
+ * The language switcher's options: Ukrainian with the flag of UA, British English
  * with the flag of GB. Each name is written in its own language.
  */
 export const LANGUAGE_OPTIONS: readonly LanguageOption[] = [

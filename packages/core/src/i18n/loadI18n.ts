@@ -13,7 +13,7 @@ const LOCALE_LOADERS: Readonly<Record<LocaleCode, () => Promise<object>>> = {
 
 /**
  * Loads the active locale's translations only and creates the page's shared instance with them
- * (the site's start-up). Switching the language stores it and reloads the page (spec §2), which
+ * (the site's start-up). Switching the language stores it and reloads the page, which
  * loads the other file then.
  *
  * @param locale Defaults to the stored locale, else `ua`.

@@ -1,4 +1,4 @@
-/** Interface languages (spec §9): Ukrainian first, British English second. */
+/** Interface languages: Ukrainian first, British English second. */
 export const LOCALE_CODES = ['ua', 'en_GB'] as const;
 export type LocaleCode = (typeof LOCALE_CODES)[number];
 
@@ -17,7 +17,7 @@ export interface LocaleDefinition {
 }
 
 /**
- * Formatting definitions. ru_UA (UAH) exists as spec §9 says, but it is not an interface
+ * Formatting definitions. ru_UA (UAH) exists for formatting only: it is not an interface
  * language: there are no ru_UA resources and the switcher does not offer it.
  */
 export const LOCALE_DEFINITIONS = {

@@ -27,7 +27,7 @@ export function getStoredLocale(fallback: LocaleCode = DEFAULT_LOCALE): LocaleCo
 
 /**
  * Stores the chosen locale under the localStorage key `locale`. Returns false when there is no
- * usable localStorage. The caller reloads the page (spec §2 language switcher).
+ * usable localStorage. The caller reloads the page (the language switcher).
  */
 export function storeLocale(locale: LocaleCode): boolean {
   const s = storage();

@@ -5,7 +5,7 @@ export type Translate = (key: string, params?: Record<string, unknown>) => strin
 
 /**
  * A translation key made from a text: runs of white space become one underscore
- * (spec §9 "Translation keys turn spaces into underscores"). Case is kept.
+ * (docs/product.md, Languages). Case is kept.
  *
  * @example toKey('login for business') // 'login_for_business'
  */
@@ -13,7 +13,7 @@ export const toKey = (text: string): string => text.trim().replace(/\s+/g, '_');
 
 /**
  * The error-catalogue key of an HTTP status text: lower-cased, spaces turned into underscores
- * (spec §8), e.g. `Not Found` → `not_found`. Empty when the text is empty.
+ * (docs/product.md, Errors), e.g. `Not Found` → `not_found`. Empty when the text is empty.
  */
 export const statusTextKey = (statusText: string): string => toKey(statusText.toLowerCase());
 
@@ -36,7 +36,7 @@ export function translateFieldError(t: Translate, error: FieldError): string {
   return t(error.key, params);
 }
 
-/** What a missing translation shows before its key (spec §8). */
+/** What a missing translation shows before its key. */
 export const MISSING_TRANSLATION_PREFIX = 'Missing translation: ';
 
 /** The text shown for a key without a translation: `Missing translation: <key>`. */

@@ -32,7 +32,7 @@ export const accountSchema = z.object({
 });
 export type Account = z.infer<typeof accountSchema>;
 
-/** "Is admin" and "is client (partner)" indicators of spec §6. */
+/** "Is admin" and "is client (partner)" indicators (docs/product.md, Login state and roles). */
 export { isAdmin, isPartner } from '../accountRoles.js';
 
 /** Body of `POST auth/login`. */

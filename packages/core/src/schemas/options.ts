@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from '../validation.js';
 import { localeSchema } from './account.js';
 
-/** A country in a picker: code, English name and display name (spec §3). */
+/** A country in a picker: code, English name and display name. */
 export const countryOptionSchema = z.object({
   code: z.string().length(2),
   original: z.string(),
@@ -20,7 +20,7 @@ export type LanguageOption = z.infer<typeof languageOptionSchema>;
 
 export const TOAST_SEVERITIES = ['info', 'warn', 'error', 'success'] as const;
 
-/** A toast (spec §3). */
+/** A toast (docs/product.md, Toasts and dialogs). */
 export const toastMessageSchema = z.object({
   severity: z.enum(TOAST_SEVERITIES),
   summary: z.string(),

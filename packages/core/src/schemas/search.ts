@@ -164,7 +164,7 @@ export type MapResult = z.infer<typeof mapResultSchema>;
 
 /** Query of `GET admin/services`. */
 export const adminServiceQuerySchema = z.strictObject({
-  /** At least 3 characters (spec §5): a shorter one answers 400 admin_search_too_short. */
+  /** At least 3 characters: a shorter one answers 400 admin_search_too_short. */
   q,
   status: serviceStatusSchema.optional(),
   country: countryCodeSchema.optional(),

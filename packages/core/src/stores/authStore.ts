@@ -3,7 +3,7 @@ import type { ApiClient } from '../client/createApiClient.js';
 import { isAdmin, isPartner } from '../accountRoles.js';
 import type { Account, Credentials, PersonalDataUpdate } from '../schemas/account.js';
 
-/** Login state (spec §4): unknown until checked at start. */
+/** Login state: unknown until checked at start. */
 export type AuthStatus = 'unknown' | 'logged_in' | 'logged_out';
 
 export interface AuthState {
@@ -51,7 +51,7 @@ export function createAuthStore(client: AuthClient): AuthStore {
           return true;
         }
       } catch {
-        // Spec §7: an error of auth/check counts as not logged in.
+        // An error of auth/check counts as not logged in.
       }
       get().clear();
       return false;
@@ -84,9 +84,9 @@ export function createAuthStore(client: AuthClient): AuthStore {
 
 /** True when logged in. */
 export const selectIsLoggedIn = (s: Pick<AuthState, 'status'>): boolean => s.status === 'logged_in';
-/** The "is admin" indicator of spec §6. */
+/** The "is admin" indicator. */
 export const selectIsAdmin = (s: Pick<AuthState, 'account'>): boolean => isAdmin(s.account);
-/** The "is client (partner)" indicator of spec §6. */
+/** The "is client (partner)" indicator: PARTNER or CLIENT. */
 export const selectIsPartner = (s: Pick<AuthState, 'account'>): boolean => isPartner(s.account);
 /** True when the account may add administrators. */
 export const selectIsSuperAdmin = (s: Pick<AuthState, 'account'>): boolean =>

@@ -1,11 +1,11 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 
-/** Base stacking level of the confirm dialog (spec §9). */
+/** Base stacking level of the confirm dialog. */
 export const CONFIRM_BASE_Z_INDEX = 10000;
 
 /**
  * How a confirm dialog ended: accept, reject, or cancel (close button, escape key, or a click
- * on the mask, spec §4).
+ * on the mask).
  */
 export type ConfirmResult = 'accept' | 'reject' | 'cancel';
 
@@ -80,7 +80,7 @@ export function createConfirmStore(options: ConfirmStoreOptions = {}): ConfirmSt
   });
 }
 
-/** The confirm dialog of this page ("available from anywhere", spec §2). */
+/** The confirm dialog of this page, available from anywhere. */
 export const confirmStore: ConfirmStore = createConfirmStore();
 
 /** Opens the page's confirm dialog; resolves with how it ended. */

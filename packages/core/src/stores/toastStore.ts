@@ -1,13 +1,13 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ToastMessage } from '../schemas/options.js';
 
-/** How long a toast stays, in ms, when its message sets no life (spec §4, §9). */
+/** How long a toast stays, in ms, when its message sets no life. */
 export const TOAST_DEFAULT_LIFE = 3000;
 
-/** Life of the main toast container's messages, in ms (spec §9). */
+/** Life of the main toast container's messages, in ms. */
 export const MAIN_TOAST_LIFE = 1_000_000;
 
-/** Width of a toast (spec §9). */
+/** Width of a toast. */
 export const TOAST_WIDTH = '25rem';
 
 /** A toast on screen: the message with its defaults filled in and its id. */
@@ -34,9 +34,9 @@ export interface ToastState {
   close(id: number): void;
   /** Closes every toast, or only those of container `key`. */
   clear(key?: string): void;
-  /** Stops a toast's timer while the pointer is over it (spec §4 "Hovering pauses the timer"). */
+  /** Stops a toast's timer while the pointer is over it. */
   pause(id: number): void;
-  /** Restarts a paused toast's timer with its full life (spec §4 "Leaving restarts it"). */
+  /** Restarts a paused toast's timer with its full life (the pointer left). */
   resume(id: number): void;
 }
 

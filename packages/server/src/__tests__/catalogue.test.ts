@@ -170,7 +170,7 @@ describe('partner services and vacancies', () => {
     expect(list.body.map((v: any) => v.id)).toEqual([v2.body.id]);
   });
 
-  it('validates vacancies with the spec keys', async () => {
+  it('validates vacancies with the validation message keys', async () => {
     const { client, serviceId } = await partner(server);
     const res = await client.post(`/api/v1/my/services/${serviceId}/vacancies`, {
       name: '',

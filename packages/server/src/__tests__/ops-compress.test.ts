@@ -13,7 +13,7 @@ const decode = (r: RawResponse): Buffer => {
   return r.body;
 };
 
-/** Issue 6: API answers are compressed (@fastify/compress in app.ts), after the ETag hook. */
+/** Performance: API answers are compressed (@fastify/compress in app.ts), after the ETag hook. */
 describe('compression of API answers', () => {
   let server: TestServer;
   // Large enough to be compressed (> 1 KB), small enough to read.

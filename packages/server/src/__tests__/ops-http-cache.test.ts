@@ -3,7 +3,7 @@ import { loggedIn, partner } from './helpers/actors.js';
 import { TestClient } from './helpers/client.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
-/** Issue 7, HTTP caching: plugins/http-cache.ts over the real HTTP server. */
+/** HTTP caching: plugins/http-cache.ts over the real HTTP server. */
 describe('HTTP caching of public GETs', () => {
   let server: TestServer;
   let admin: TestClient;

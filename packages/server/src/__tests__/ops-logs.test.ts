@@ -13,7 +13,7 @@ import { registration } from './helpers/fixtures.js';
 import { freshDatabase } from './helpers/server.js';
 import { startSmtp, type TestSmtp } from './helpers/smtp.js';
 
-/** Issue 7, observability: structured logs with request ids and nothing secret or personal. */
+/** Observability: structured logs with request ids and nothing secret or personal. */
 describe('logs', () => {
   const lines: string[] = [];
   let app: FastifyInstance;

@@ -19,7 +19,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   return 0;
 }
 
-/** Issue 7: Prometheus metrics behind a bearer token. */
+/** Observability: Prometheus metrics behind a bearer token. */
 describe('/metrics', () => {
   let server: TestServer;
   let off: TestServer;

@@ -62,7 +62,7 @@ function postReport(url: string, serviceId: string, n: number): Promise<Write> {
 }
 
 /**
- * Issue 7, graceful shutdown, with a real child process: SIGTERM in the middle of a stream of
+ * Graceful shutdown, with a real child process: SIGTERM in the middle of a stream of
  * writes and of an outbox batch; every acknowledged write survives, nothing accepted is reset,
  * the batch is finished, the process exits 0.
  */

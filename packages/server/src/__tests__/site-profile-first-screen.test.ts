@@ -12,10 +12,11 @@ import type { TestClient } from './helpers/client.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
- * Issue 6: `GET /services/:id` of an approved service is the prerendered profile page with the
- * profile's first screen drawn in by the server (plugins/profileFirstScreen.ts), every value
- * escaped; a missing or unapproved id gets the plain page; the ETag follows the profile. Pages
- * are kept in memory until the next write to services or vacancies (plugins/profilePageCache.ts).
+ * Performance of the profile page: `GET /services/:id` of an approved service is the prerendered
+ * profile page with the profile's first screen drawn in by the server
+ * (plugins/profileFirstScreen.ts), every value escaped; a missing or unapproved id gets the plain
+ * page; the ETag follows the profile. Pages are kept in memory until the next write to services or
+ * vacancies (plugins/profilePageCache.ts).
  */
 
 function get(url: string, headers: Record<string, string> = {}) {

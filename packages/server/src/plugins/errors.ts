@@ -23,7 +23,7 @@ const FASTIFY_CODES: Record<string, [number, ErrorKey]> = {
   FST_CSRF_MISSING_SECRET: [403, 'csrf_token_invalid'],
   FST_ERR_VALIDATION: [400, 'validation_failed'],
   FST_ERR_NOT_FOUND: [404, 'not_found'],
-  // Found by the fuzz test (issue 8): answered before any route, with Fastify's own body.
+  // Found by the fuzz test: answered before any route, with Fastify's own body.
   FST_ERR_BAD_URL: [400, 'bad_request'],
   FST_ERR_MAX_PARAM_LENGTH: [414, 'payload_too_large'],
   FST_ERR_ASYNC_CONSTRAINT: [500, 'internal_server_error'],
@@ -77,7 +77,7 @@ export function textRefusedCode(error: unknown): string | null {
   return null;
 }
 
-/** Turns any thrown value into the catalogue shape of DESIGN §4. */
+/** Turns any thrown value into the catalogue shape (docs/architecture.md, Errors). */
 export function toPoruchError(error: unknown): PoruchError {
   if (error instanceof PoruchError) return error;
   // The last line under the schemas and the text input hook: never a 500 for text.

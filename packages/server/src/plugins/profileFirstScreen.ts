@@ -18,7 +18,7 @@ export function escapeHtml(value: string): string {
 let ua: I18n | undefined;
 
 /**
- * The first screen of a service's profile page as static HTML (issue 6: the description is the
+ * The first screen of a service's profile page as static HTML (for speed: the description is the
  * page's largest paint, and now paints with the page instead of after the scripts): the markup
  * `<poruch-service>` renders in its shadow root (packages/widgets/src/service/ServiceProfile.tsx,
  * services tab, Ukrainian as the prerendered page), inside a declarative shadow root with the

@@ -137,7 +137,7 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
   const LOADING = /<div class="page-loading"[^>]*>[\s\S]*?<\/span><\/div>/;
 
   /**
-   * The profile page of an approved service with its first screen drawn in (issue 6): a page of
+   * The profile page of an approved service with its first screen drawn in: a page of
    * its own per service (the ETag hashes its body, so it changes whenever anything shown of
    * the profile does: an edit, the used count, the open vacancies, a new build), compressed at a
    * fast level, and kept with its compressed forms until the next write (`profilePages`). Null

@@ -4,7 +4,7 @@ import { runtimeConfigSchema } from '@poruch/core';
 import type { Env } from '../env.js';
 import { SERVER_VERSION } from '../version.js';
 
-/** `GET /env`: the runtime configuration the site fetches at start (spec §7). */
+/** `GET /env`: the runtime configuration the site fetches at start. */
 export async function envRoutes(app: FastifyInstance, { env }: { env: Env }) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/env',

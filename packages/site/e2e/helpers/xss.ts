@@ -1,7 +1,7 @@
 /**
- * XSS payloads and the trap that catches one that runs (issue 8). Each payload that would run
- * calls `__xss(<id>)` (a function exposed by the test) and sets `window.__xssHit`; a few call
- * `alert()`, caught as a `dialog` event. None may fire on any screen or widget.
+ * XSS payloads and the trap that catches one that runs (docs/security.md#xss). Each payload that
+ * would run calls `__xss(<id>)` (a function exposed by the test) and sets `window.__xssHit`; a few
+ * call `alert()`, caught as a `dialog` event. None may fire on any screen or widget.
  */
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 

@@ -18,7 +18,7 @@ export interface ErrorReportingOptions {
    * one nothing is sent.
    */
   endpoint?: string;
-  /** Share of page loads whose timings are sent. Defaults to 0.3 (spec §9). */
+  /** Share of page loads whose timings are sent. Defaults to 0.3 (TRACE_SAMPLE_RATE). */
   traceSampleRate?: number;
   /** At most this many error reports per page. Defaults to 10. */
   maxReports?: number;

@@ -27,7 +27,7 @@ export const MAIN_TOAST_KEY = 'main';
 
 /** Everything the screens use, created once per page in main.tsx. */
 export interface AppServices {
-  /** The API client of spec §7: failed calls show an error toast (except auth/check). */
+  /** The API client: failed calls show an error toast (except auth/check). */
   readonly api: ApiClient;
   /** Login state: `status` (unknown | logged_in | logged_out), `account`, login/logout/update. */
   readonly auth: AuthStore;
@@ -68,7 +68,7 @@ export function createAppServices(i18n: I18n): AppServices {
     locale,
     lang: locale === 'ua' ? 'uk' : 'en-GB',
     toasts: toastStore,
-    // The main toast container's messages live 1000000 ms unless they set their own life (spec §9).
+    // The main toast container's messages live 1000000 ms unless they set their own life.
     showToast: (message) =>
       showToast(
         message.key === MAIN_TOAST_KEY && message.life === undefined

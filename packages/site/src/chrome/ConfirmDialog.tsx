@@ -3,7 +3,7 @@ import { useApp } from '../app/context.js';
 import { useStore } from '../app/useStore.js';
 
 /**
- * The confirm dialog "available from anywhere" (spec §2, §4), opened with `useApp().confirm()`.
+ * The confirm dialog, available from anywhere, opened with `useApp().confirm()`.
  * It sits at stacking level 10000; the close button, the Escape key and a click on the mask all
  * end it with `cancel`.
  */

@@ -11,7 +11,7 @@ import { Link } from '../router/index.js';
 import { startAnalytics, stopAnalytics } from './analytics.js';
 
 /**
- * The cookie banner and its preferences dialog (spec §2, §4 "Cookie consent"). It shows until
+ * The cookie banner and its preferences dialog (docs/product.md, Cookie consent). It shows until
  * the essentials flag is stored. Analytics and tag manager load only once the visitor has
  * consented (accept, or save with analytics on); the analytics checkbox is on by default when
  * nothing is stored. Reject (or save with analytics off) removes the scripts and their cookies.

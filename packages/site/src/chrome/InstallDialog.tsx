@@ -5,7 +5,7 @@ import { acceptInstall, dismissInstall, installPrompt } from '../pwa/install.js'
 
 /**
  * Android (Chromium): once the browser's install-prompt event has been captured, an Add/Close
- * dialog offers to install the app (spec §2). Add shows the browser's prompt; Close hides the
+ * dialog offers to install the app. Add shows the browser's prompt; Close hides the
  * dialog for this browser session.
  */
 export function InstallDialog() {

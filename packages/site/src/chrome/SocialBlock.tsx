@@ -3,7 +3,7 @@ import { useApp, useAuth, useConfig } from '../app/context.js';
 import { isIos, isStandalone } from '../pwa/install.js';
 import { pushSupported, subscribeToPush } from '../pwa/push.js';
 
-/** The project's four social networks (spec §2). */
+/** The project's four social networks. */
 export const SOCIAL_NETWORKS = [
   { name: 'Facebook', url: 'https://www.facebook.com/poruch.app', icon: 'facebook' },
   { name: 'Instagram', url: 'https://www.instagram.com/poruch.app', icon: 'instagram' },
@@ -23,7 +23,7 @@ const ICONS: Record<(typeof SOCIAL_NETWORKS)[number]['icon'], string> = {
 };
 
 /**
- * The social block of spec §2: links to the four networks, the iOS install tooltip ("Share, then
+ * The social block: links to the four networks, the iOS install tooltip ("Share, then
  * Add to Home Screen") when not installed, and, when logged in on a browser with push, a button
  * that asks for the notification permission.
  */

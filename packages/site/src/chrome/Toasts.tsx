@@ -8,7 +8,7 @@ import { useStore } from '../app/useStore.js';
 export const MAX_VISIBLE_TOASTS = 3;
 
 /**
- * The toasts of spec §2/§4: bottom-centre, 25rem wide (TOAST_WIDTH). Hovering a toast pauses its
+ * The toasts: bottom-centre, 25rem wide (TOAST_WIDTH). Hovering a toast pauses its
  * timer; leaving restarts it.
  */
 export function Toasts() {

@@ -25,7 +25,7 @@ export interface ServiceFieldsProps {
 const candidateLabel = (c: AddressDetails) => c.displayName;
 
 /**
- * Every field of a service (spec §3) with the address validation flow: find the address,
+ * Every field of a service with the address validation flow: find the address,
  * a wrong address, an ambiguous one with its options, then the confirmation checkbox.
  */
 export function ServiceFields({ form, prefix, address }: ServiceFieldsProps) {

@@ -7,7 +7,7 @@ import {
   type ServiceInput,
 } from '@poruch/core';
 
-/** What the service form holds while the user types: every field of spec §3 a partner sets. */
+/** What the service form holds while the user types: every field of a service a partner sets. */
 export interface ServiceValues {
   name: string;
   countryCode: string;

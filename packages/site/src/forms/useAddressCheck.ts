@@ -23,8 +23,9 @@ export interface AddressCheck {
   /** Forgets the validation: the address text changed. */
   invalidate(): void;
   /**
-   * Before a submit: the address errors of spec §5 when the service goes on the map and its
-   * address is missing or not validated (asking the geocoder when it has not been asked yet).
+   * Before a submit: the address errors (wrong, ambiguous, not confirmed) when the service goes on
+   * the map and its address is missing or not validated (asking the geocoder when it has not been
+   * asked yet).
    */
   ensure(): Promise<FieldError[]>;
 }

@@ -52,7 +52,7 @@ export interface FormController<V> {
   setErrors(errors: FieldError[]): void;
   /**
    * Parses `input` (the values by default) with a schema shared with the server. On failure
-   * the messages of spec §5 show under their fields, the first one gets the focus, and null
+   * the validation messages show under their fields, the first one gets the focus, and null
    * is returned.
    */
   validate<T>(schema: ParseableSchema<T>, input?: unknown, prefix?: string): T | null;

@@ -15,7 +15,7 @@ let captured = false;
 
 /**
  * Captures the browser's install-prompt event, so the app shows its own Add/Close dialog
- * instead (spec §2). Call it as early as possible: the event may fire before React renders.
+ * instead. Call it as early as possible: the event may fire before React renders.
  */
 export function captureInstallPrompt(): void {
   if (captured) return;

@@ -3,7 +3,7 @@ import { LANGUAGE_OPTIONS, flagUrl, isLocaleCode, storeLocale } from '@poruch/co
 import { useApp } from '../app/context.js';
 
 /**
- * The language switcher of spec §2: Ukrainian (UA flag) and English (GB flag). A choice is stored
+ * The language switcher: Ukrainian (UA flag) and English (GB flag). A choice is stored
  * under localStorage `locale` and the page reloads in it.
  */
 export function LanguageSwitcher() {

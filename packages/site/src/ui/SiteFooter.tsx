@@ -2,7 +2,7 @@ import { useApp } from '../app/context.js';
 import { SocialBlock } from '../chrome/SocialBlock.js';
 import { Link } from '../router/index.js';
 
-/** The footer text (spec §2: every page except home and store). */
+/** The footer text: every page except home and store. */
 export function SiteFooter() {
   const { t } = useApp();
   return (

@@ -5,8 +5,8 @@ import { Link, onNavigationEnd, useLocation } from '../router/index.js';
 import { LanguageSwitcher } from './LanguageSwitcher.js';
 
 /**
- * The header of spec §2: brand, menu and language switcher. Below 1170px the menu collapses into
- * a slide-in panel, which closes whenever a navigation ends.
+ * The header (docs/product.md, Layout and navigation): brand, menu and language switcher. Below
+ * 1170px the menu collapses into a slide-in panel, which closes whenever a navigation ends.
  */
 export function SiteHeader() {
   const { t, locale, auth } = useApp();

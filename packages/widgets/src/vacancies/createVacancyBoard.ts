@@ -3,7 +3,7 @@ import { createStore, type Store } from '../createStore.js';
 import type { Query, WidgetApi } from '../shared/createWidgetApi.js';
 import { isAbort } from '../shared/WidgetError.js';
 
-/** The experience filter: one of the spec's levels, or `all` for no filter. */
+/** The experience filter: one of the experience levels, or `all` for no filter. */
 export type ExperienceFilter = Experience | 'all';
 
 /** What the visitor chose in the board's own controls. */

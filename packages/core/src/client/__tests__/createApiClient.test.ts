@@ -182,7 +182,7 @@ describe('paths', () => {
     expect(last()).toMatchObject({ method: 'GET', url: '/api/v1/auth/logout' });
   });
 
-  it('every spec §7 call and the account calls hit their method and path with their body', async () => {
+  it('every API call of the client hits its method and path with its body', async () => {
     const { api } = client();
     expect(await api.login({ email: 'olena@example.com', password: 'right' })).toEqual(account);
     expect(last()).toMatchObject({ method: 'POST', url: '/api/v1/auth/login' });
@@ -358,7 +358,7 @@ describe('errors', () => {
   });
 });
 
-describe('no zod on the first screen (issue 6)', () => {
+describe('no zod on the first screen', () => {
   it("the client's and ApiError's static imports reach no zod and no schema module", async () => {
     const { readFile } = await import('node:fs/promises');
     const { fileURLToPath } = await import('node:url');

@@ -172,7 +172,7 @@ describe('resources', () => {
     mustHave([...names].map((n) => `field.${n}`));
   });
 
-  it('covers the spec §2 and §8 texts', () =>
+  it('covers the menu, success, cookie, prompt and screen texts', () =>
     mustHave([
       ...[
         'services',
@@ -247,7 +247,7 @@ describe('resources', () => {
       'disclaimer.title',
     ]));
 
-  it('the update prompt is the spec sentence in en_GB', () => {
+  it('the update prompt asks to load the new version in en_GB', () => {
     expect(en.t('update.prompt')).toBe('New version available. Load New Version?');
     expect(en.t('install.ios_hint')).toMatch(/Share.*Add to Home Screen/);
   });

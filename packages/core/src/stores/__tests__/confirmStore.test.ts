@@ -7,7 +7,7 @@ import {
 } from '../../index.js';
 
 describe('confirm store', () => {
-  it('has the spec base stacking level', () => {
+  it('has the base stacking level 10000', () => {
     expect(CONFIRM_BASE_Z_INDEX).toBe(10000);
   });
 

@@ -15,7 +15,7 @@ const ids = (store: ReturnType<typeof createToastStore>) =>
   store.getState().toasts.map((t) => t.id);
 
 describe('toast store', () => {
-  it('exports the spec constants', () => {
+  it('exports the toast life and width constants', () => {
     expect(TOAST_DEFAULT_LIFE).toBe(3000);
     expect(MAIN_TOAST_LIFE).toBe(1_000_000);
     expect(TOAST_WIDTH).toBe('25rem');

@@ -122,7 +122,7 @@ export const MATRIX: Record<string, Entry> = {
     call: () => ({ params: { version: widgetsVersion(), '*': 'manifest.json' } }),
   },
 
-  // Auth (spec §7). Login, registration and reset are open to everyone, logged in or not.
+  // Auth. Login, registration and reset are open to everyone, logged in or not.
   'GET /api/v1/auth/check': { cells: PUBLIC },
   'POST /api/v1/auth/login': {
     cells: PUBLIC,

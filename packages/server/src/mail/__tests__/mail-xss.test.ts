@@ -1,5 +1,5 @@
 /**
- * Mail templates escape what users wrote (issue 8, docs/security.md#xss): every template,
+ * Mail templates escape what users wrote (docs/security.md#xss): every template,
  * in both locales, rendered with XSS payloads in every text parameter (service names, decline
  * reasons, report texts, first names, campaign subject and Markdown content). The HTML part is
  * parsed (happy-dom's DOMParser, no script runs): no script, no inline handler, no frame or

@@ -15,7 +15,7 @@ import { insertServices, serviceRow, total } from './helpers.js';
 const WORLD = { minLng: -180, minLat: -85, maxLng: 180, maxLat: 85 };
 
 /**
- * invalidateMap with one service's change (issue 8): no reload of every row, no rebuild of indexes
+ * invalidateMap with one service's change: no reload of every row, no rebuild of indexes
  * the change cannot touch, no invalidation at all when the map cannot change, and still every
  * request after the write sees it.
  */

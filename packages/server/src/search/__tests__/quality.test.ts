@@ -7,7 +7,7 @@ import { searchServices } from '../index.js';
 import { insertCatalogue } from './catalogue.js';
 
 /**
- * The search quality set (issue 3, "Search quality"): each query with the services that must
+ * The search quality set (docs/performance.md, Search): each query with the services that must
  * come first. `top` lists keys that must all be among the first `top.length` results (order
  * inside free); `first` must be the very first.
  */

@@ -1,7 +1,8 @@
 /**
- * The home page's map: `<poruch-map>` of @poruch/widgets as a React component (DESIGN §5), driven
- * by the home page's URL state. This module is the only one that imports the map, and the home page
- * loads it lazily, so Leaflet is downloaded only when the map view is shown.
+ * The home page's map: `<poruch-map>` of @poruch/widgets as a React component
+ * (docs/architecture.md, Widgets), driven by the home page's URL state. This module is the only one
+ * that imports the map, and the home page loads it lazily, so Leaflet is downloaded only when the
+ * map view is shown.
  */
 import { PoruchMap } from '@poruch/widgets';
 

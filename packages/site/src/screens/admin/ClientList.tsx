@@ -30,7 +30,7 @@ export function ClientList() {
   const [expanded, setExpanded] = useState(activeFilters.length > 0);
   const tooShort = typed.trim().length > 0 && typed.trim().length < ADMIN_SEARCH_MIN;
 
-  // The search follows the typing, but never with 1 or 2 characters (spec §5).
+  // The search follows the typing, but never with 1 or 2 characters (too many users).
   useEffect(() => {
     const v = typed.trim();
     if (v.length > 0 && v.length < ADMIN_SEARCH_MIN) return;

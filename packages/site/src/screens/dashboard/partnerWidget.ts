@@ -1,8 +1,8 @@
 /**
- * What the dashboard's screens give `<poruch-dashboard>` (DESIGN §5: the site uses the widgets as
- * React components): the site's language, its confirm dialog before a deletion, and its toasts
- * for the success messages. The widget does the calls (session cookie and `x-xsrf-token`), the
- * loading, empty and error states, and the lists.
+ * What the dashboard's screens give `<poruch-dashboard>` (the site uses the widgets as React
+ * components, docs/architecture.md, Widgets): the site's language, its confirm dialog before a
+ * deletion, and its toasts for the success messages. The widget does the calls (session cookie and
+ * `x-xsrf-token`), the loading, empty and error states, and the lists.
  */
 import { useMemo } from 'react';
 import type { PoruchDashboardProps } from '@poruch/widgets';

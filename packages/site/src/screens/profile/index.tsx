@@ -1,9 +1,9 @@
 /**
  * The service profile page (`/services/:id/:tab?`): `<poruch-service>` of @poruch/widgets as a
- * React component (DESIGN §5). The widget loads the profile and shows its loading, error and
- * tab states, "I have used this service" and the report form; the site gives it the route (the
- * id, the tab as a real URL per tab, its router for the links), the language, an h1, and takes
- * the loaded profile for the page's title, description and JSON-LD.
+ * React component (docs/architecture.md, Widgets). The widget loads the profile and shows its
+ * loading, error and tab states, "I have used this service" and the report form; the site gives it
+ * the route (the id, the tab as a real URL per tab, its router for the links), the language, an h1,
+ * and takes the loaded profile for the page's title, description and JSON-LD.
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { ServiceProfile } from '@poruch/core';

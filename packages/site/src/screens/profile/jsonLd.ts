@@ -1,6 +1,6 @@
 import type { ServiceProfile } from '@poruch/core';
 
-/** The website as a schema.org URL: only http(s), whatever an old row holds (issue 8). */
+/** The website as a schema.org URL: only http(s), whatever an old row holds. */
 const sameAs = (website: string): { sameAs?: string } => {
   try {
     const url = new URL(website.trim());

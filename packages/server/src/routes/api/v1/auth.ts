@@ -45,7 +45,7 @@ const statusSchema = z.object({ status: z.boolean() });
 /** The account of a request that passed requireAccount. */
 const current = (request: FastifyRequest): AccountRow => request.account!;
 
-/** Auth routes of spec §7, registration and credentials change. */
+/** Auth routes (docs/product.md, API calls), registration and credentials change. */
 export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = accountsRepository(app.db);

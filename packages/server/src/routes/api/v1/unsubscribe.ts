@@ -7,7 +7,7 @@ import { accounts } from '../../../db/schema.js';
 import { byIp, rateLimit } from '../../../lib/rate-limiter.js';
 import { verifyUnsubscribeToken } from '../../../mail/unsubscribe.js';
 
-/** The answer: a key of core's `success.*` messages (spec §8, unsubscribe succeeded or failed). */
+/** The answer: a key of core's `success.*` messages (unsubscribe succeeded or failed). */
 const resultSchema = z.object({
   status: z.boolean(),
   message: z.enum(['unsubscribe_succeeded', 'unsubscribe_failed']),
