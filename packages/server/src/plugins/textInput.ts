@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { FORBIDDEN_TEXT, PoruchError, VALIDATION_KEYS } from '@poruch/core';
+import { API_PREFIX, FORBIDDEN_TEXT, PoruchError, VALIDATION_KEYS } from '@poruch/core';
 
 /**
  * The path (dots) of the first key or string in a parsed value that holds text no database
@@ -28,12 +28,15 @@ export function forbiddenTextAt(value: unknown, root = ''): string | null {
 }
 
 /** What a request carries that a handler may pass on to the database. */
-const PARTS = [
+const PARTS: readonly (readonly [string, (r: FastifyRequest) => unknown])[] = [
   ['params', (r: FastifyRequest) => r.params],
   ['query', (r: FastifyRequest) => r.query],
   ['body', (r: FastifyRequest) => r.body],
   ['cookie', (r: FastifyRequest) => r.cookies],
-] as const;
+];
+/** The site's pages and files: only their path parameters reach a query (a profile's id). */
+const SITE_PARTS = PARTS.filter(([part]) => part === 'params');
+const API_PATH = `/${API_PREFIX}/`;
 
 /**
  * The last net under the schemas (text() in @poruch/core refuses the same in every field it
@@ -43,10 +46,15 @@ const PARTS = [
  * validation.invalid_characters on its path, whatever the route. Headers need no check: Node's
  * parser refuses control characters in them (400 bad_request), and they arrive as Latin-1, which
  * has no surrogates.
+ *
+ * The site's pages keep their query and cookies as sent: the app reads them in the browser (a
+ * `back` with a control character is the browser's to resolve, and the login page must show), so
+ * outside the API only path parameters are checked.
  */
 export const textInputPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('preHandler', async (request) => {
-    for (const [part, read] of PARTS) {
+    const parts = request.url.startsWith(API_PATH) ? PARTS : SITE_PARTS;
+    for (const [part, read] of parts) {
       const at = forbiddenTextAt(read(request));
       if (at === null) continue;
       const field = part === 'cookie' ? `cookie.${at}` : at;

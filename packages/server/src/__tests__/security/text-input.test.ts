@@ -1,4 +1,7 @@
+import fs from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -254,6 +257,32 @@ describe('reads refuse it in query strings, path parameters and cookies', () => 
       });
       expectRefused(res, 'cookie.poruch_session');
     });
+  });
+
+  describe('a site page keeps its query and cookies for the app', () => {
+    let site: TestServer;
+    let siteDir: string;
+    beforeAll(async () => {
+      siteDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-text-site-'));
+      await fs.writeFile(path.join(siteDir, 'index.html'), '<!doctype html><title>Поруч</title>');
+      site = await startTestServer({ NODE_ENV: 'production', SITE_DIR: siteDir });
+    });
+    afterAll(async () => {
+      await site?.close();
+      await fs.rm(siteDir, { recursive: true, force: true });
+    });
+    // The app resolves `back` in the browser: a 400 here left the visitor on an error page
+    // instead of the login screen.
+    it.each(Object.entries(BAD_IN_URL))(
+      '%s: /login?back= and /?q= show the page',
+      async (_, bad) => {
+        for (const url of [`/login?back=/${bad}/evil.example`, `/?q=${bad}`]) {
+          const res = await fetch(`${site.url}${url}`, { headers: { cookie: `x=${bad}` } });
+          expect(res.status).toBe(200);
+          expect(res.headers.get('content-type')).toContain('text/html');
+        }
+      },
+    );
   });
 
   it('a lone surrogate cannot be written in a URL: its UTF-8 form is not decoded to one', async () => {
