@@ -15,8 +15,8 @@
  *
  * The generator is proved before a figure is trusted: on the same server, `/healthz` at 5× that
  * figure's rate must pass the same test (on schedule, 0 errors, p99 ≤ 100 ms); if it does
- * not, the figure is marked unproven and the bench exits non-zero. So is a database where a
- * write the server acknowledged is missing afterwards.
+ * not, the figure is marked unproven, and for the mixed figure (reads + 5 % writes) the bench
+ * exits non-zero. So does a database where a write the server acknowledged is missing afterwards.
  *
  *   pnpm --filter @poruch/server bench load [--quick] [--no-pg] [--pg URL] [--services 10000]
  *     [--duration 30] [--step 8] [--start 150] [--max 5000] [--poisson] [--max-sockets 512]
@@ -208,7 +208,10 @@ for (const database of args['no-pg'] ? ['PGlite'] : ['PGlite', 'PostgreSQL']) {
   await check.close();
   await data.remove();
   const proved = (f: Figure) => f.proof !== undefined && passes(f.proof);
-  if (missing.length || figures.some((f) => !proved(f))) failed = true;
+  // The mixed figure is the one the generator must be proved for; a reads figure beyond a fifth
+  // of what the generator keeps on /healthz is shown as unproven, and is then a lower bound (the
+  // generator kept its schedule at that rate, taking cores the server could have used).
+  if (missing.length || figures.some((f) => f.mix !== 'reads' && !proved(f))) failed = true;
   if (missing.length)
     console.error(`${database}: missing writes: ${missing.slice(0, 10).join(', ')}`);
   const written =
