@@ -83,6 +83,16 @@ export async function postgresDatabase(serverUrl: string, keep?: string) {
   };
 }
 
+/** `run` on a new migrated database of the PostgreSQL server ({@link postgresDatabase}), dropped after. */
+export async function onPostgres<T>(serverUrl: string, run: (database: Database) => Promise<T>) {
+  const { database, drop } = await postgresDatabase(serverUrl);
+  try {
+    return await run(database);
+  } finally {
+    await drop();
+  }
+}
+
 /**
  * The whole app on a free loopback port, over `database`, with `env` over the bench's (silent, no
  * demo seed); `close` closes the database too.

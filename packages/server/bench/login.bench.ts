@@ -17,7 +17,7 @@ import { openDatabase, type Database } from '../src/db/index.js';
 import { accounts } from '../src/db/schema.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { TestClient } from '../src/__tests__/helpers/client.js';
-import { benchArgs, pct, postgresDatabase, serveApp } from './common.js';
+import { benchArgs, pct, onPostgres, serveApp } from './common.js';
 
 const args = benchArgs({
   tries: { type: 'string' },
@@ -80,14 +80,7 @@ async function benchOne(kind: string, database: Database) {
 
 const results: Awaited<ReturnType<typeof benchOne>>[] = [];
 results.push(await benchOne('pglite', await openDatabase({ dataDir: 'memory://' })));
-if (!args['no-pg']) {
-  const { database, drop } = await postgresDatabase(args.pg);
-  try {
-    results.push(await benchOne('postgres', database));
-  } finally {
-    await drop();
-  }
-}
+if (!args['no-pg']) results.push(await onPostgres(args.pg, (db) => benchOne('postgres', db)));
 
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 console.log(

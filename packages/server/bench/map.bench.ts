@@ -15,7 +15,7 @@ import { openDatabase, type Database } from '../src/db/index.js';
 import { MapIndex, readServices, readVersion, toFeature } from '../src/map/index.js';
 import { Random } from '../src/seed/random.js';
 import { seedSynthetic } from '../src/seed/synthetic.js';
-import { benchArgs, cannon, pct, postgresDatabase, serveApp } from './common.js';
+import { benchArgs, cannon, pct, onPostgres, serveApp } from './common.js';
 
 const args = benchArgs({
   services: { type: 'string' },
@@ -184,14 +184,7 @@ const results: Result[] = [];
   const database = await openDatabase({ dataDir: 'memory://' });
   results.push(await benchOne('pglite', database));
 }
-if (!args['no-pg']) {
-  const { database, drop } = await postgresDatabase(args.pg!);
-  try {
-    results.push(await benchOne('postgres', database));
-  } finally {
-    await drop();
-  }
-}
+if (!args['no-pg']) results.push(await onPostgres(args.pg!, (db) => benchOne('postgres', db)));
 
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 console.log(
