@@ -1,4 +1,4 @@
--- drizzle-kit does not write CREATE EXTENSION; search (issue 3) needs both.
+-- drizzle-kit does not write CREATE EXTENSION; the search needs both.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 --> statement-breakpoint
 CREATE EXTENSION IF NOT EXISTS unaccent;

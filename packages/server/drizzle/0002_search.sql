@@ -1,4 +1,4 @@
--- Search (DESIGN §3, issue 3). Everything here is maintained by the database itself, so every writer
+-- Search (packages/server/src/search). Everything here is maintained by the database itself, so every writer
 -- (routes, seeds, bulk synthetic data, psql) keeps the search documents consistent.
 --
 -- * poruch_search_key(text): the search key of any text, in Cyrillic or Latin. It transliterates
