@@ -58,6 +58,14 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'site',
+          root: 'packages/site',
+          include: ['src/**/__tests__/**/*.test.ts', 'src/**/__tests__/**/*.test.tsx'],
+          environment: 'happy-dom',
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           root: 'packages/site',
           include: ['e2e/**/*.test.ts'],

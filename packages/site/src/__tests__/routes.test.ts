@@ -1,0 +1,131 @@
+import type { Account } from '@poruch/core';
+import { sameOriginPath } from '@poruch/core/lite';
+import { describe, expect, it } from 'vitest';
+import { decideAccess, resolveRoute, ROUTES, type RouteDef } from '../routes.js';
+
+const route = (name: string): RouteDef => {
+  const found = ROUTES.find((r) => r.name === name);
+  if (!found) throw new Error(`no route ${name}`);
+  return found;
+};
+
+const account = (type: Account['type']) => ({ type }) as Account;
+const loggedOut = { status: 'logged_out', account: null } as const;
+const unknown = { status: 'unknown', account: null } as const;
+const partner = { status: 'logged_in', account: account('PARTNER') } as const;
+const admin = { status: 'logged_in', account: account('ADMIN') } as const;
+
+describe('resolveRoute', () => {
+  it.each([
+    ['/', 'home', {}],
+    ['/login', 'login', {}],
+    ['/reset-password', 'reset-password', {}],
+    ['/provide-help', 'provide-help', {}],
+    ['/dashboard', 'dashboard', { '*': '' }],
+    ['/dashboard/services/7', 'dashboard', { '*': 'services/7' }],
+    ['/admin/reports', 'admin', { '*': 'reports' }],
+    ['/about', 'about', {}],
+    ['/store', 'store', {}],
+    ['/unsubscribe', 'unsubscribe', {}],
+    ['/services/42', 'profile', { id: '42' }],
+    ['/services/42/vacancies', 'profile', { id: '42', tab: 'vacancies' }],
+    ['/services/%D0%B0', 'profile', { id: 'а' }],
+  ])('%s is the %s route', (path, name, params) => {
+    const resolved = resolveRoute(path);
+    expect(resolved?.route.name).toBe(name);
+    expect(resolved?.params).toEqual(params);
+  });
+
+  it.each(['/nowhere', '/services', '/services/1/2/3', '/About', '/services/%E0%A4%A'])(
+    '%s matches no route',
+    (path) => {
+      expect(resolveRoute(path)).toBeNull();
+    },
+  );
+
+  it('gives every route a unique name', () => {
+    expect(new Set(ROUTES.map((r) => r.name)).size).toBe(ROUTES.length);
+  });
+});
+
+describe('decideAccess', () => {
+  it('lets everyone open a public route, whatever the login state and language', () => {
+    for (const auth of [unknown, loggedOut, partner, admin]) {
+      for (const locale of ['ua', 'en_GB'] as const) {
+        expect(decideAccess(route('about'), auth, locale, '/about')).toEqual({ kind: 'allow' });
+      }
+    }
+  });
+
+  it('waits while the login state is unknown on a restricted route', () => {
+    for (const name of ['login', 'dashboard', 'admin']) {
+      expect(decideAccess(route(name), unknown, 'ua', '/x')).toEqual({ kind: 'wait' });
+    }
+  });
+
+  it('sends a logged-in user from a logged-out-only route home', () => {
+    for (const name of ['login', 'reset-password', 'provide-help']) {
+      expect(decideAccess(route(name), partner, 'ua', '/login')).toEqual({
+        kind: 'redirect',
+        to: '/',
+      });
+      expect(decideAccess(route(name), loggedOut, 'ua', '/login')).toEqual({ kind: 'allow' });
+    }
+  });
+
+  it('outside ua, sends a logged-out user home from a route under the locale rule', () => {
+    expect(decideAccess(route('login'), loggedOut, 'en_GB', '/login')).toEqual({
+      kind: 'redirect',
+      to: '/',
+    });
+    expect(decideAccess(route('dashboard'), loggedOut, 'en_GB', '/dashboard')).toEqual({
+      kind: 'redirect',
+      to: '/',
+    });
+    expect(decideAccess(route('dashboard'), partner, 'en_GB', '/dashboard')).toEqual({
+      kind: 'allow',
+    });
+  });
+
+  it('sends a logged-out user to the login with the attempted URL as `back`', () => {
+    const url = '/dashboard/services?tab=a&x=1#top';
+    const decision = decideAccess(route('dashboard'), loggedOut, 'ua', url);
+    expect(decision.kind).toBe('redirect');
+    const to = (decision as { to: string }).to;
+    expect(to.startsWith('/login?back=')).toBe(true);
+    // The login screen reads `back` and goes exactly where the user was going.
+    const back = new URL(to, 'https://poruch.example').searchParams.get('back');
+    expect(back).toBe(url);
+    expect(sameOriginPath(back, 'https://poruch.example')).toBe(url);
+    expect(resolveRoute(new URL(to, 'https://poruch.example').pathname)?.route.name).toBe('login');
+  });
+
+  it('keeps the admin area for administrators', () => {
+    expect(decideAccess(route('admin'), loggedOut, 'ua', '/admin')).toEqual({
+      kind: 'redirect',
+      to: '/login?back=%2Fadmin',
+    });
+    expect(decideAccess(route('admin'), partner, 'ua', '/admin')).toEqual({
+      kind: 'redirect',
+      to: '/dashboard',
+    });
+    expect(decideAccess(route('admin'), admin, 'ua', '/admin')).toEqual({ kind: 'allow' });
+    expect(decideAccess(route('dashboard'), admin, 'ua', '/dashboard')).toEqual({
+      kind: 'allow',
+    });
+  });
+});
+
+describe('a `back` parameter after login', () => {
+  const origin = 'https://poruch.example';
+  it.each([
+    ['//evil.example', null],
+    ['https://evil.example/dashboard', null],
+    ['/\\evil.example', null],
+    ['javascript:alert(1)', null],
+    ['/dashboard?x=1', '/dashboard?x=1'],
+    [`${origin}/admin`, '/admin'],
+  ])('%s leads to %s', (back, expected) => {
+    expect(sameOriginPath(back, origin)).toBe(expected);
+  });
+});
