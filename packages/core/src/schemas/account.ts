@@ -9,10 +9,9 @@ import {
   requiredText,
   text,
 } from '../validation.js';
+import { ACCOUNT_TYPES } from '../accountRoles.js';
 
-export const ACCOUNT_TYPES = ['PARTNER', 'ADMIN', 'CLIENT'] as const;
 export const accountTypeSchema = z.enum(ACCOUNT_TYPES);
-export type AccountType = z.infer<typeof accountTypeSchema>;
 
 export const localeSchema = z.enum(LOCALE_CODES);
 
@@ -33,7 +32,7 @@ export const accountSchema = z.object({
 export type Account = z.infer<typeof accountSchema>;
 
 /** "Is admin" and "is client (partner)" indicators (docs/product.md, Login state and roles). */
-export { isAdmin, isPartner } from '../accountRoles.js';
+export { ACCOUNT_TYPES, isAdmin, isPartner, type AccountType } from '../accountRoles.js';
 
 /** Body of `POST auth/login`. */
 export const credentialsSchema = z.strictObject({

@@ -1,5 +1,5 @@
 import { category } from '@poruch/core/locales/ua.json';
-import type { Messages } from '../messages.js';
+import type { Messages } from './types.js';
 
 /** The `category.*` keys: Ukrainian inline, English a chunk of its own. */
 export const categoryMessages: Messages = {

@@ -1,5 +1,5 @@
 import { country_name } from '@poruch/core/locales/ua.json';
-import type { Messages } from '../messages.js';
+import type { Messages } from './types.js';
 
 /** The `country_name.*` keys: Ukrainian inline, English a chunk of its own. */
 export const countryNameMessages: Messages = {

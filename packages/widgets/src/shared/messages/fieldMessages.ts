@@ -1,5 +1,5 @@
 import { field } from '@poruch/core/locales/ua.json';
-import type { Messages } from '../messages.js';
+import type { Messages } from './types.js';
 
 /** The `field.*` keys: Ukrainian inline, English a chunk of its own. */
 export const fieldMessages: Messages = {

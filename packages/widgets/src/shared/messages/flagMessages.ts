@@ -1,5 +1,5 @@
 import { flag } from '@poruch/core/locales/ua.json';
-import type { Messages } from '../messages.js';
+import type { Messages } from './types.js';
 
 /** The `flag.*` keys: Ukrainian inline, English a chunk of its own. */
 export const flagMessages: Messages = {

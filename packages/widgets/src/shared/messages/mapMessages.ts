@@ -1,5 +1,5 @@
 import { map } from '@poruch/core/locales/ua.json';
-import type { Messages } from '../messages.js';
+import type { Messages } from './types.js';
 
 /** The `map.*` keys: Ukrainian inline, English a chunk of its own. */
 export const mapMessages: Messages = {

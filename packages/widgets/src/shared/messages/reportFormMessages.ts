@@ -1,5 +1,5 @@
 import { report_form } from '@poruch/core/locales/ua.json';
-import type { Messages } from '../messages.js';
+import type { Messages } from './types.js';
 
 /** The `report_form.*` keys: Ukrainian inline, English a chunk of its own. */
 export const reportFormMessages: Messages = {

@@ -1,5 +1,5 @@
 import { report_reason } from '@poruch/core/locales/ua.json';
-import type { Messages } from '../messages.js';
+import type { Messages } from './types.js';
 
 /** The `report_reason.*` keys: Ukrainian inline, English a chunk of its own. */
 export const reportReasonMessages: Messages = {

@@ -1,5 +1,5 @@
 import { service_profile } from '@poruch/core/locales/ua.json';
-import type { Messages } from '../messages.js';
+import type { Messages } from './types.js';
 
 /** The `service_profile.*` keys: Ukrainian inline, English a chunk of its own. */
 export const serviceProfileMessages: Messages = {
