@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { createI18n, translator } from '@poruch/core';
+import { createI18n, formatDate, translator, type LocaleCode } from '@poruch/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -176,6 +176,10 @@ describe('admin', () => {
     const context = await browser.newContext({
       viewport: { width: 1280, height: 800 },
       bypassCSP: true,
+      // A browser locale that is neither interface language: dates must follow the app's
+      // language, not this. The time zone is this process's, so the test can format the same.
+      locale: 'en-US',
+      timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone,
     });
     await context.addInitScript(() => {
       localStorage.setItem('cookies_banner_essentials', 'true');
@@ -317,6 +321,36 @@ describe('admin', () => {
     await screenshot(visitor, 'screens-profile-not-found');
     await expectAccessible(visitor);
     await visitor.close();
+  });
+
+  it('shows dates in the interface language, whatever the browser locale', async () => {
+    /** Opens `path` in `locale` and returns the `createdAt` of the admin API answer at `api`. */
+    const open = async (path: string, api: string, locale: LocaleCode) => {
+      await page.evaluate((l) => localStorage.setItem('locale', l), locale);
+      const answer = page.waitForResponse((r) => r.url().includes(`/api/v1/admin/${api}`));
+      await page.goto(`${server.baseUrl}${path}`);
+      const body = (await (await answer).json()) as {
+        createdAt?: string;
+        items?: { createdAt: string }[];
+      };
+      return body.createdAt ?? body.items![0]!.createdAt;
+    };
+    try {
+      for (const locale of ['ua', 'en_GB'] as const) {
+        const created = await open(`/admin/services/${serviceId}`, `services/${serviceId}`, locale);
+        await page.getByText(formatDate(created, locale)).waitFor();
+        const reported = await open('/admin/reports', 'reports?', locale);
+        const report = page.locator('[data-report-id]');
+        await report.waitFor();
+        expect(await report.textContent()).toContain(formatDate(reported, locale));
+      }
+      // The browser's own format differs from both, so a date it formats would fail above.
+      const date = '2026-11-25T14:05:00Z';
+      const own = await page.evaluate((d) => new Date(d).toLocaleString(), date);
+      expect([formatDate(date, 'ua'), formatDate(date, 'en_GB')]).not.toContain(own);
+    } finally {
+      await page.evaluate(() => localStorage.setItem('locale', 'ua'));
+    }
   });
 
   it('resolves the report after the close confirmation', async () => {

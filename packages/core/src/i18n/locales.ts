@@ -28,3 +28,22 @@ export const LOCALE_DEFINITIONS = {
 
 export const isLocaleCode = (v: unknown): v is LocaleCode =>
   typeof v === 'string' && (LOCALE_CODES as readonly string[]).includes(v);
+
+const dateFormats = new Map<LocaleCode, Intl.DateTimeFormat>();
+
+/**
+ * A date and time in the interface language (`uk-UA` or `en-GB`), whatever the browser's own
+ * locale is: "25 лист. 2026 р., 14:05" or "25 Nov 2026, 14:05", in the reader's time zone.
+ * Every date the site or the widgets show goes through here.
+ */
+export function formatDate(date: Date | string | number, locale: LocaleCode): string {
+  let format = dateFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(LOCALE_DEFINITIONS[locale].bcp47, {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    });
+    dateFormats.set(locale, format);
+  }
+  return format.format(new Date(date));
+}

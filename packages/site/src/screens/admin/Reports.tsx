@@ -1,4 +1,4 @@
-import { REPORT_STATUSES, type ReportStatus } from '@poruch/core';
+import { REPORT_STATUSES, formatDate, type ReportStatus } from '@poruch/core';
 import { useApp } from '../../app/context.js';
 import { SelectField } from '../../forms/fields.js';
 import { StateView } from '../../forms/Notice.js';
@@ -8,7 +8,7 @@ import { adminApi } from './adminApi.js';
 
 /** Reports by status; a new one is resolved after a close confirmation. */
 export function Reports() {
-  const { t, api, confirm, showToast } = useApp();
+  const { t, locale, api, confirm, showToast } = useApp();
   const admin = adminApi(api);
   const [query, setQuery] = useQuery();
   const raw = query.get('status');
@@ -84,7 +84,7 @@ export function Reports() {
                   '—'
                 )}
                 {' · '}
-                {t('reports.created')}: {new Date(r.createdAt).toLocaleString()}
+                {t('reports.created')}: {formatDate(r.createdAt, locale)}
               </p>
               {r.description && <p className="item__text">{r.description}</p>}
               {r.status === 'new' && (

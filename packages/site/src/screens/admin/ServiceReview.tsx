@@ -4,6 +4,7 @@ import {
   declineSchema,
   findByCode,
   flagUrl,
+  formatDate,
   LIMITS,
   type AdminService,
 } from '@poruch/core';
@@ -17,7 +18,7 @@ import { adminApi } from './adminApi.js';
 
 /** Review of a service: its data and owner; approve, decline with a reason, mark or unmark partner. */
 export function ServiceReview({ id }: { id: string }) {
-  const { t, api, showToast, confirm } = useApp();
+  const { t, locale, api, showToast, confirm } = useApp();
   const admin = adminApi(api);
   const record = useResource((signal) => admin.service(id, signal), [id]);
   const form = useForm('decline', { reason: '' }, t);
@@ -75,7 +76,7 @@ export function ServiceReview({ id }: { id: string }) {
     [t('field.showOnMap'), s.showOnMap ? t('common.yes') : t('common.no')],
     [t('field.originalPlace'), s.originalPlace || '—'],
     [t('field.marketingConsent'), s.marketingConsent ? t('common.yes') : t('common.no')],
-    [t('field.createdAt'), new Date(s.createdAt).toLocaleString()],
+    [t('field.createdAt'), formatDate(s.createdAt, locale)],
     [
       t('field.account'),
       s.owner
