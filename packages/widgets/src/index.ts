@@ -14,6 +14,7 @@ export type { PoruchServiceProps } from './service/PoruchService.js';
 export { PoruchDashboard, DASHBOARD_PARTS } from './dashboard/PoruchDashboard.js';
 export type { PoruchDashboardProps, DashboardView } from './dashboard/PoruchDashboard.js';
 export type { ConfirmFn } from './dashboard/options.js';
+export * from './dashboard/serviceFormModel.js';
 export { PoruchMap } from './map/PoruchMap.js';
 export type { MapProps, MapSelectDetail } from './map/PoruchMap.js';
 export { MAP_PARTS } from './map/mapStyles.js';

@@ -7,12 +7,12 @@ import {
   FLAG_PLACEHOLDER,
   type AddressDetails,
 } from '@poruch/core';
+import { needsMapAddress, type ServiceFormValues } from '@poruch/widgets';
 import { useApp } from '../app/context.js';
 import { CheckboxField, FlagImage, SelectField, TextField } from './fields.js';
 import type { AddressCheck } from './useAddressCheck.js';
 import type { FormController } from './useForm.js';
 import { fieldId } from './paths.js';
-import { needsMapAddress, type ServiceValues } from './serviceValues.js';
 import { LIMITS } from '@poruch/core';
 
 export interface ServiceFieldsProps {
@@ -25,13 +25,14 @@ export interface ServiceFieldsProps {
 const candidateLabel = (c: AddressDetails) => c.displayName;
 
 /**
- * Every field of a service with the address validation flow: find the address,
+ * The site's rendering of the service form's model (serviceFormModel in @poruch/widgets): every
+ * field of a service with the address validation flow: find the address,
  * a wrong address, an ambiguous one with its options, then the confirmation checkbox.
  */
 export function ServiceFields({ form, prefix, address }: ServiceFieldsProps) {
   const { t, locale } = useApp();
   const path = (name: string) => (prefix ? `${prefix}.${name}` : name);
-  const values = (prefix ? form.get(prefix) : form.values) as ServiceValues;
+  const values = (prefix ? form.get(prefix) : form.values) as ServiceFormValues;
   const countries = useMemo(() => getCountries(t, locale), [t, locale]);
   const categories = useMemo(() => {
     const collator = new Intl.Collator(locale === 'ua' ? 'uk' : 'en-GB');

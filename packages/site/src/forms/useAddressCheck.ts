@@ -1,13 +1,17 @@
 import { useCallback, useRef, useState } from 'react';
 import {
-  VALIDATION_KEYS,
-  geocodeResultSchema,
+  addressErrorsBeforeSubmit,
+  addressRequired,
+  geocodeOutcome,
+  type ServiceFormValues,
+} from '@poruch/widgets';
+import {
   type AddressDetails,
   type ApiClient,
   type FieldError,
+  geocodeResultSchema,
 } from '@poruch/core';
 import type { FormController } from './useForm.js';
-import { needsMapAddress, type ServiceValues } from './serviceValues.js';
 
 /** Where the address validation of a service form stands. */
 export type AddressCheckStatus = 'idle' | 'checking' | 'ok' | 'wrong' | 'ambiguous' | 'failed';
@@ -56,9 +60,7 @@ export function useAddressCheck(
     const country = String(f.get(path('countryCode')) ?? '');
     if (!address) {
       setStatus('idle');
-      return [
-        { field: path('address'), key: VALIDATION_KEYS.required, params: { name: 'address' } },
-      ];
+      return [addressRequired(prefix)];
     }
     setStatus('checking');
     setCandidates([]);
@@ -67,20 +69,18 @@ export function useAddressCheck(
         searchParams: { address, ...(country ? { country } : {}) },
         schema: geocodeResultSchema,
       });
-      if (result.status === 'ok' && result.candidates[0]) {
-        f.set(path('addressDetails'), result.candidates[0]);
+      const { addressDetails, errors } = geocodeOutcome(result, prefix);
+      f.set(path('addressDetails'), addressDetails);
+      if (addressDetails) {
         setStatus('ok');
         return [];
       }
-      f.set(path('addressDetails'), null);
       f.set(path('addressConfirmed'), false);
       if (result.status === 'ambiguous') {
         setCandidates(result.candidates);
         setStatus('ambiguous');
-        return [{ field: path('address'), key: VALIDATION_KEYS.ambiguousAddress }];
-      }
-      setStatus('wrong');
-      return [{ field: path('address'), key: VALIDATION_KEYS.wrongAddress }];
+      } else setStatus('wrong');
+      return errors;
     } catch {
       // The client has shown the error toast; the form stays as typed.
       setStatus('failed');
@@ -108,16 +108,8 @@ export function useAddressCheck(
 
   const ensure = useCallback(async (): Promise<FieldError[]> => {
     const f = formRef.current;
-    const v = (prefix ? f.get(prefix) : f.values) as ServiceValues;
-    if (!needsMapAddress(v)) return [];
-    if (v.addressDetails) return [];
-    if (status === 'ambiguous') {
-      return [{ field: path('address'), key: VALIDATION_KEYS.ambiguousAddress }];
-    }
-    const errors = await check();
-    if (errors.length) return errors;
-    // Found now: the user still has to confirm the place on the map.
-    return [{ field: path('addressConfirmed'), key: VALIDATION_KEYS.mustAgree }];
+    const v = (prefix ? f.get(prefix) : f.values) as ServiceFormValues;
+    return addressErrorsBeforeSubmit(v, { ambiguous: status === 'ambiguous', check, prefix });
   }, [check, status, prefix]);
 
   return { status, candidates, check, pick, invalidate, ensure };

@@ -96,7 +96,7 @@ export function AddServiceForm({ api, t, lang, onCreated, onCancel }: AddService
                 <input
                   type="radio"
                   name="candidate"
-                  checked={state.addressDetails === c}
+                  checked={values.addressDetails === c}
                   onChange={() => form.pick(c)}
                 />
                 <span>{c.displayName}</span>
@@ -105,9 +105,9 @@ export function AddServiceForm({ api, t, lang, onCreated, onCancel }: AddService
           </div>
         </fieldset>
       )}
-      {state.addressDetails && (
+      {values.addressDetails && (
         <p className="notice" role="status">
-          {t('add_service.address_found', { address: state.addressDetails.displayName })}
+          {t('add_service.address_found', { address: values.addressDetails.displayName })}
         </p>
       )}
       <Checkbox

@@ -1,73 +1,38 @@
-import {
-  requireAddressConfirmation,
-  serviceInputSchema,
-  VALIDATION_KEYS,
-  zodErrorToFieldErrors,
-  type AddressDetails,
-  type FieldError,
-  type GeocodeResult,
-  type Service,
-} from '@poruch/core';
-import { createStore, type Store } from '../createStore.js';
+import type { FieldError, GeocodeResult, AddressDetails, Service } from '@poruch/core';
+import { createStore } from '../createStore.js';
 import type { WidgetApi } from '../shared/createWidgetApi.js';
 import { isAbort, isWidgetError } from '../shared/WidgetError.js';
 import { serverFieldErrors } from '../report/createReportForm.js';
-
-/** The add-service form's values, as typed. */
-export interface ServiceFormValues {
-  name: string;
-  countryCode: string;
-  category: string;
-  address: string;
-  website: string;
-  phone: string;
-  descriptionUa: string;
-  descriptionOther: string;
-  isOnline: boolean;
-  showOnMap: boolean;
-  addressConfirmed: boolean;
-}
+import {
+  addressErrorsBeforeSubmit,
+  addressRequired,
+  emptyServiceValues,
+  geocodeOutcome,
+  validateService,
+  type ServiceFormValues,
+} from './serviceFormModel.js';
 
 export interface ServiceFormState {
+  /** The values as typed, with the validated address (serviceFormModel). */
   values: ServiceFormValues;
   /** The address check: not run, running, or its answer. */
   geocode: 'idle' | 'checking' | GeocodeResult['status'];
   candidates: AddressDetails[];
-  /** The chosen candidate: the validated address sent as `addressDetails`. */
-  addressDetails: AddressDetails | null;
   fieldErrors: FieldError[];
   error: unknown;
   sending: boolean;
 }
 
-const EMPTY: ServiceFormValues = {
-  name: '',
-  countryCode: '',
-  category: '',
-  address: '',
-  website: '',
-  phone: '',
-  descriptionUa: '',
-  descriptionOther: '',
-  isOnline: false,
-  showOnMap: true,
-  addressConfirmed: false,
-};
-
-/** The schema `POST my/services` applies: core's serviceInputSchema with the address confirmation. */
-const schema = requireAddressConfirmation(serviceInputSchema);
-
 /**
- * The add-service form: validation with the server's schema, the address check through
- * `GET geocode` (wrong address, ambiguous with options to pick, one match), the confirmation
- * checkbox, and `POST my/services`.
+ * The add-service form of the dashboard widget over the service form's model: validation with
+ * the server's schema, the address check through `GET geocode` (wrong address, ambiguous with
+ * options to pick, one match), the confirmation checkbox, and `POST my/services`.
  */
 export function createServiceForm(api: WidgetApi) {
-  const store: Store<ServiceFormState> = createStore<ServiceFormState>({
-    values: { ...EMPTY },
+  const store = createStore<ServiceFormState>({
+    values: emptyServiceValues(),
     geocode: 'idle',
     candidates: [],
-    addressDetails: null,
     fieldErrors: [],
     error: null,
     sending: false,
@@ -79,93 +44,82 @@ export function createServiceForm(api: WidgetApi) {
     store.setState((s) => {
       const addressChanged = 'address' in patch || 'countryCode' in patch;
       return {
-        values: { ...s.values, ...patch },
-        fieldErrors: s.fieldErrors.filter((e) => !Object.keys(patch).includes(e.field)),
         // A new address must be checked and confirmed again.
-        ...(addressChanged
-          ? { geocode: 'idle' as const, candidates: [], addressDetails: null }
-          : {}),
+        values: {
+          ...s.values,
+          ...patch,
+          ...(addressChanged ? { addressDetails: null, addressConfirmed: false } : {}),
+        },
+        fieldErrors: s.fieldErrors.filter((e) => !Object.keys(patch).includes(e.field)),
+        ...(addressChanged ? { geocode: 'idle' as const, candidates: [] } : {}),
       };
     });
 
-  const addressError = (key: string): FieldError => ({
-    field: 'address',
-    key,
-    params: { name: 'address' },
-  });
+  /** Looks the typed address up; resolves to the messages it shows (none when found). */
+  const checkAddress = async (): Promise<FieldError[]> => {
+    const { address, countryCode } = store.getState().values;
+    if (!address.trim()) {
+      const errors = [addressRequired()];
+      store.setState({ fieldErrors: errors });
+      return errors;
+    }
+    store.setState({ geocode: 'checking', error: null });
+    try {
+      const result = await api.get<GeocodeResult>('geocode', {
+        query: { address: address.trim(), country: countryCode || undefined },
+        signal,
+      });
+      const { addressDetails, errors } = geocodeOutcome(result);
+      store.setState((s) => ({
+        geocode: result.status,
+        candidates: result.candidates,
+        values: {
+          ...s.values,
+          addressDetails,
+          addressConfirmed: addressDetails ? s.values.addressConfirmed : false,
+        },
+        fieldErrors: errors,
+      }));
+      return errors;
+    } catch (e) {
+      if (!signal.aborted && !isAbort(e)) store.setState({ geocode: 'idle', error: e });
+      return [];
+    }
+  };
 
   return {
     store,
     set,
-    async checkAddress() {
-      const { address, countryCode } = store.getState().values;
-      if (!address.trim()) {
-        store.setState({ fieldErrors: [addressError(VALIDATION_KEYS.required)] });
-        return;
-      }
-      store.setState({ geocode: 'checking', error: null });
-      try {
-        const result = await api.get<GeocodeResult>('geocode', {
-          query: { address: address.trim(), country: countryCode || undefined },
-          signal,
-        });
-        store.setState({
-          geocode: result.status,
-          candidates: result.candidates,
-          addressDetails: result.status === 'ok' ? (result.candidates[0] ?? null) : null,
-          fieldErrors:
-            result.status === 'wrong_address'
-              ? [addressError(VALIDATION_KEYS.wrongAddress)]
-              : result.status === 'ambiguous'
-                ? [addressError(VALIDATION_KEYS.ambiguousAddress)]
-                : [],
-        });
-      } catch (e) {
-        if (!signal.aborted && !isAbort(e)) store.setState({ geocode: 'idle', error: e });
-      }
-    },
+    checkAddress,
     pick(candidate: AddressDetails) {
       store.setState((s) => ({
-        addressDetails: candidate,
+        values: { ...s.values, addressDetails: candidate },
         geocode: 'ok',
         fieldErrors: s.fieldErrors.filter((e) => e.field !== 'address'),
       }));
     },
     /** Validates and posts; resolves to the created service, or null. */
     async submit(): Promise<Service | null> {
-      const { values, addressDetails, sending } = store.getState();
-      if (sending) return null;
-      const input = {
-        ...values,
-        category: values.category || null,
-        addressDetails,
-        ...(values.countryCode ? {} : { countryCode: undefined }),
-      };
-      const parsed = schema.safeParse(input);
-      const errors = parsed.success ? [] : zodErrorToFieldErrors(parsed.error);
-      const needsAddress = !values.isOnline && values.showOnMap;
-      if (needsAddress && !addressDetails) {
-        errors.push(
-          addressError(
-            store.getState().geocode === 'ambiguous'
-              ? VALIDATION_KEYS.ambiguousAddress
-              : VALIDATION_KEYS.wrongAddress,
-          ),
-        );
-      }
-      if (!parsed.success || errors.length) {
-        store.setState({ fieldErrors: errors, error: null });
+      const before = store.getState();
+      if (before.sending) return null;
+      const addressErrors = await addressErrorsBeforeSubmit(before.values, {
+        ambiguous: before.geocode === 'ambiguous',
+        check: checkAddress,
+      });
+      if (signal.aborted) return null;
+      const checked = validateService(store.getState().values, addressErrors);
+      if (!checked.data) {
+        store.setState({ fieldErrors: checked.errors, error: null });
         return null;
       }
       store.setState({ sending: true, error: null, fieldErrors: [] });
       try {
-        const service = await api.send<Service>('POST', 'my/services', parsed.data, { signal });
+        const service = await api.send<Service>('POST', 'my/services', checked.data, { signal });
         store.setState({
           sending: false,
-          values: { ...EMPTY },
+          values: emptyServiceValues(),
           geocode: 'idle',
           candidates: [],
-          addressDetails: null,
         });
         return service;
       } catch (e) {

@@ -1,28 +1,15 @@
 import { useEffect } from 'react';
-import {
-  requireAddressConfirmation,
-  serviceInputSchema,
-  zodErrorToFieldErrors,
-  type FieldError,
-  type Service,
-} from '@poruch/core';
+import type { Service } from '@poruch/core';
+import { emptyServiceValues, serviceToValues, validateService } from '@poruch/widgets';
 import { useApp } from '../../app/context.js';
 import { Notice, StateView } from '../../forms/Notice.js';
 import { ServiceFields } from '../../forms/ServiceFields.js';
-import {
-  emptyCountryIsRequired,
-  emptyService,
-  serviceToValues,
-  valuesToServiceInput,
-} from '../../forms/serviceValues.js';
 import { useAddressCheck } from '../../forms/useAddressCheck.js';
 import { useForm, type FormController } from '../../forms/useForm.js';
 import { useResource } from '../../forms/useResource.js';
 import { Link, useNavigate } from '../../router/index.js';
 import { myApi } from './myApi.js';
 import { VacanciesPanel } from './VacanciesPanel.js';
-
-const serviceRules = requireAddressConfirmation(serviceInputSchema);
 
 /** Add service (`/dashboard/services/new`) or edit one (`/dashboard/services/:id`) with its vacancies. */
 export function ServiceEditor({ id }: { id?: string }) {
@@ -63,7 +50,7 @@ function ServiceForm({ service }: { service: Service | null }) {
   const { t, api, showToast } = useApp();
   const navigate = useNavigate();
   const my = myApi(api);
-  const form = useForm('service', service ? serviceToValues(service) : emptyService(), t);
+  const form = useForm('service', service ? serviceToValues(service) : emptyServiceValues(), t);
   const address = useAddressCheck(api, form as FormController<object>, '');
 
   useEffect(() => {
@@ -74,17 +61,13 @@ function ServiceForm({ service }: { service: Service | null }) {
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     const addressErrors = await address.ensure();
-    const parsed = serviceRules.safeParse(valuesToServiceInput(form.values));
-    const errors: FieldError[] = [
-      ...(parsed.success ? [] : zodErrorToFieldErrors(parsed.error)),
-      ...addressErrors,
-    ];
-    if (errors.length || !parsed.success) {
-      form.setErrors(emptyCountryIsRequired(errors, form.values, ''));
+    const { data, errors } = validateService(form.values, addressErrors);
+    if (!data) {
+      form.setErrors(errors);
       return;
     }
     const saved = await form.run(() =>
-      service ? my.updateService(service.id, parsed.data) : my.createService(parsed.data),
+      service ? my.updateService(service.id, data) : my.createService(data),
     );
     if (!saved) return;
     showToast({

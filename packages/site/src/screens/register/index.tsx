@@ -1,12 +1,6 @@
 import { useState } from 'react';
-import {
-  LIMITS,
-  VALIDATION_KEYS,
-  isApiError,
-  registrationSchema,
-  zodErrorToFieldErrors,
-  type FieldError,
-} from '@poruch/core';
+import { LIMITS, isApiError } from '@poruch/core';
+import { emptyRegistrationValues, validateRegistration } from '@poruch/widgets';
 import { useApp } from '../../app/context.js';
 import { CheckboxField } from '../../forms/fields.js';
 import {
@@ -18,70 +12,28 @@ import {
 } from '../../forms/FieldList.js';
 import { Notice } from '../../forms/Notice.js';
 import { ServiceFields } from '../../forms/ServiceFields.js';
-import {
-  emptyCountryIsRequired,
-  emptyService,
-  valuesToServiceInput,
-  type ServiceValues,
-} from '../../forms/serviceValues.js';
 import { useAddressCheck } from '../../forms/useAddressCheck.js';
 import { useForm, type FormController } from '../../forms/useForm.js';
 import { Link } from '../../router/index.js';
 import '../../forms/forms.css';
 
-interface RegistrationValues {
-  account: {
-    firstName: string;
-    lastName: string;
-    email: string;
-    phone: string;
-    password: string;
-    confirmPassword: string;
-  };
-  service: ServiceValues;
-  termsAgreed: boolean;
-}
-
-const initial = (): RegistrationValues => ({
-  account: { firstName: '', lastName: '', email: '', phone: '', password: '', confirmPassword: '' },
-  service: emptyService(),
-  termsAgreed: false,
-});
-
 /** `/provide-help`: registration of a service or partner, the account and its first service. */
 export default function RegisterScreen() {
   const { t, api, auth, locale, showToast } = useApp();
-  const form = useForm('register', initial(), t);
+  const form = useForm('register', emptyRegistrationValues(), t);
   const address = useAddressCheck(api, form as FormController<object>, 'service');
   const [emailUsed, setEmailUsed] = useState(false);
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setEmailUsed(false);
-    const v = form.values;
     const addressErrors = await address.ensure();
-    const body = {
-      account: {
-        ...v.account,
-        locale,
-        marketingConsent: v.service.marketingConsent,
-      },
-      service: valuesToServiceInput(v.service),
-      termsAgreed: v.termsAgreed,
-    };
-    const parsed = registrationSchema.safeParse(body);
-    const errors: FieldError[] = [
-      ...(parsed.success ? [] : zodErrorToFieldErrors(parsed.error)),
-      ...addressErrors,
-    ];
-    // The schema checks the match only once every field is valid; say it at once.
-    if (!parsed.success && v.account.confirmPassword !== v.account.password)
-      errors.push({ field: 'account.confirmPassword', key: VALIDATION_KEYS.passwordsMustMatch });
-    if (errors.length || !parsed.success) {
-      form.setErrors(dedupe(emptyCountryIsRequired(errors, v.service, 'service')));
+    const { data, errors } = validateRegistration(form.values, locale, addressErrors);
+    if (!data) {
+      form.setErrors(errors);
       return;
     }
-    const result = await form.run(() => api.register(parsed.data), {
+    const result = await form.run(() => api.register(data), {
       onError: (err) => {
         if (isApiError(err) && err.key === 'email_is_used') {
           setEmailUsed(true);
@@ -154,15 +106,4 @@ export default function RegisterScreen() {
       </form>
     </section>
   );
-}
-
-/** One message per field and rule (the address check and the schema may both report one). */
-function dedupe(errors: FieldError[]): FieldError[] {
-  const seen = new Set<string>();
-  return errors.filter((e) => {
-    const k = `${e.field}|${e.key}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
 }
