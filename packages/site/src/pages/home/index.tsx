@@ -9,17 +9,23 @@ import {
   type FormEvent,
 } from 'react';
 import { getCountries, type ServicePage, type VacancyPage } from '@poruch/core';
-import { CategoryOptions, CountryOptions } from '@poruch/widgets';
+import {
+  CategoryOptions,
+  changeSearch,
+  CountryOptions,
+  MAX_QUERY_LENGTH,
+  pageCount,
+  readSearchUrl,
+  resultsText,
+  searchRequest,
+  searchUrlChange,
+  type UrlSearchState,
+} from '@poruch/widgets';
 import { useApp } from '../../app/context.js';
 import { SocialBlock } from '../../chrome/SocialBlock.js';
 import { Link, useQuery } from '../../router/index.js';
-import { readSearchState, toQuery, type SearchState } from './searchState.js';
 
 const PAGE_SIZE = 20;
-
-// The answers' schemas (and zod) load beside the first search call, not before the first render.
-const loadServicePage = () => import('@poruch/core/schemas').then((m) => m.servicePageSchema);
-const loadVacancyPage = () => import('@poruch/core/schemas').then((m) => m.vacancyPageSchema);
 
 /** The map widget (Leaflet) loads only when the map view is shown and near the screen. */
 const HomeMap = lazy(() => import('./HomeMap.js'));
@@ -55,7 +61,8 @@ type Results =
 
 /**
  * Home: the business search, the vacancy search and the map/list switch. Everything the visitor
- * chooses is in the URL (see searchState.ts), so a link can be shared and Back undoes a step.
+ * chooses is in the URL (the search model of @poruch/widgets, shared with `<poruch-search>`), so a
+ * link can be shared and Back undoes a step.
  * The map view shows `<poruch-map>` (the widget's React component, HomeMap.tsx) with the same
  * country, category and online filters, above the result list (the map has no text search: the
  * list carries `q`). The vacancy search stays the site's own list: the widgets' VacancyBoard keeps
@@ -65,7 +72,7 @@ type Results =
 export default function HomePage() {
   const { t, locale, api } = useApp();
   const [params, setQuery] = useQuery();
-  const state = useMemo(() => readSearchState(params), [params]);
+  const state = useMemo(() => readSearchUrl(params), [params]);
   const [draft, setDraft] = useState(state.q);
   const [shownQ, setShownQ] = useState(state.q);
   const [results, setResults] = useState<Results>(null);
@@ -82,55 +89,35 @@ export default function HomePage() {
     setDraft(state.q);
   }
 
-  const requestKey = `${state.mode}|${state.q}|${state.country}|${state.category}|${state.online}|${state.page}`;
+  const request = searchRequest(state, PAGE_SIZE);
+  const requestKey = JSON.stringify(request);
   const loading = results?.key !== requestKey;
 
   useEffect(() => {
     const controller = new AbortController();
-    const key = requestKey;
-    const searchParams: Record<string, string | number | boolean> = {
-      page: state.page,
-      pageSize: PAGE_SIZE,
-    };
-    if (state.q) searchParams.q = state.q;
-    if (state.country) searchParams.country = state.country;
-    if (state.category) searchParams.category = state.category;
-    const done = (r: Results) => {
-      if (!controller.signal.aborted) setResults(r);
-    };
-    // A failed search has shown its error toast; the old results stay.
-    const fail = () => undefined;
-    if (state.mode === 'services') {
-      if (state.online) searchParams.online = true;
-      api
-        .request('GET', 'services', {
-          searchParams,
-          loadSchema: loadServicePage,
-          signal: controller.signal,
-        })
-        .then((page) => done({ kind: 'services', key, page }), fail);
-    } else {
-      api
-        .request('GET', 'vacancies', {
-          searchParams,
-          loadSchema: loadVacancyPage,
-          signal: controller.signal,
-        })
-        .then((page) => done({ kind: 'vacancies', key, page }), fail);
-    }
+    const { path, query } = JSON.parse(requestKey) as typeof request;
+    // The server has checked its answer: it is typed here, not parsed again.
+    api
+      .get<ServicePage | VacancyPage>(path, { query, signal: controller.signal })
+      .then((answer) => {
+        if (controller.signal.aborted) return;
+        // The answer of `path` is that kind's page.
+        setResults({ kind: path, key: requestKey, page: answer } as Results);
+      })
+      // A failed search has shown its error toast; the old results stay.
+      .catch(() => undefined);
     return () => controller.abort();
-  }, [api, requestKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [api, requestKey]);
 
-  const update = (change: Partial<SearchState>, replace = false) =>
-    setQuery(toQuery({ page: 1, ...change }), { replace });
+  const update = (change: Partial<UrlSearchState>, replace = false) =>
+    setQuery(searchUrlChange(changeSearch(state, change)), { replace });
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     update({ q: draft });
   };
 
-  const total = results?.page.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const pages = pageCount(results?.page);
 
   return (
     <div className="home" data-screen="home">
@@ -164,7 +151,7 @@ export default function HomePage() {
               type="search"
               name="q"
               value={draft}
-              maxLength={200}
+              maxLength={MAX_QUERY_LENGTH}
               placeholder={t(
                 state.mode === 'services'
                   ? 'home.business_search_placeholder'
@@ -215,7 +202,7 @@ export default function HomePage() {
           <p className="results__count" aria-live="polite">
             {loading && !results
               ? t('home_page.loading_results')
-              : t('home.results', { count: total })}
+              : resultsText(t, locale, 'home.results', results?.page)}
           </p>
           <div className="segmented" role="group" aria-label={t('home_page.view_mode')}>
             {(['map', 'list'] as const).map((view) => (
@@ -224,7 +211,7 @@ export default function HomePage() {
                 type="button"
                 className="segmented__item"
                 aria-pressed={state.view === view}
-                onClick={() => setQuery(toQuery({ view }))}
+                onClick={() => setQuery(searchUrlChange({ view }))}
               >
                 {t(view === 'map' ? 'home.map_view' : 'home.list_view')}
               </button>
@@ -254,7 +241,7 @@ export default function HomePage() {
               type="button"
               className="button button--secondary"
               disabled={state.page <= 1}
-              onClick={() => setQuery(toQuery({ page: state.page - 1 }))}
+              onClick={() => setQuery(searchUrlChange({ page: state.page - 1 }))}
             >
               {t('common.previous')}
             </button>
@@ -263,7 +250,7 @@ export default function HomePage() {
               type="button"
               className="button button--secondary"
               disabled={state.page >= pages}
-              onClick={() => setQuery(toQuery({ page: state.page + 1 }))}
+              onClick={() => setQuery(searchUrlChange({ page: state.page + 1 }))}
             >
               {t('common.next')}
             </button>
