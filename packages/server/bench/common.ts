@@ -16,7 +16,7 @@ import { startPostgresCluster } from '../src/__tests__/helpers/postgresCluster.j
 import { openDatabase, type Database } from '../src/db/index.js';
 import { settings } from '../src/db/schema.js';
 import { loadEnv } from '../src/env.js';
-import { DEMO_SEED_KEY } from '../src/seed.js';
+import { DEMO_SEED_KEY } from '../src/seed/demo.js';
 import { seedSynthetic } from '../src/seed/synthetic.js';
 
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -5,7 +5,7 @@ import { DataDirBusyError } from './db/lock.js';
 import { EnvError, loadEnv } from './env.js';
 import { listenAdminSocket } from './lib/admin-socket.js';
 import { mapCacheOf } from './map/index.js';
-import { seedDemo } from './seed.js';
+import { seedDemo } from './seed/demo.js';
 
 /** Starts the whole product on one port: API, site and (later) widget bundles. */
 async function main() {

@@ -8,7 +8,7 @@ import { openDatabase, type Database } from '../db/index.js';
 import { accounts } from '../db/schema.js';
 import { loadEnv } from '../env.js';
 import { hashPassword } from '../lib/passwords.js';
-import { seedDemo } from '../seed.js';
+import { seedDemo } from '../seed/demo.js';
 import { runCli, startChildServer, throwawayPostgres } from './helpers/child.js';
 import { TestClient } from './helpers/client.js';
 import { registration } from './helpers/fixtures.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_KEYS, REPORT_REASONS, runtimeConfigSchema } from '@poruch/core';
 import { openDatabase } from '../db/index.js';
 import { accounts, reports, services, settings, vacancies } from '../db/schema.js';
-import { seedDemo } from '../seed.js';
+import { seedDemo } from '../seed/demo.js';
 import { TestClient } from './helpers/client.js';
 import { freshDatabase, startTestServer, type TestServer } from './helpers/server.js';
 

@@ -5,7 +5,7 @@ import { openDatabase } from '../db/index.js';
 import { DataDirBusyError } from '../db/lock.js';
 import { settings } from '../db/schema.js';
 import { loadEnv } from '../env.js';
-import { DEMO_SEED_KEY } from '../seed.js';
+import { DEMO_SEED_KEY } from '../seed/demo.js';
 import { seedSynthetic } from '../seed/synthetic.js';
 
 const USAGE = `Usage: pnpm seed:synthetic [--services 100000] [--vacancies 300000] [--seed 1] [--reset]

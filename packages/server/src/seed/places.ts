@@ -1,3 +1,4 @@
+import type { AddressDetails } from '@poruch/core';
 import { loadCities, type City } from '../geocoding/cities.js';
 import { Random, WeightedPicker } from './random.js';
 
@@ -168,4 +169,28 @@ export function jitter(random: Random, place: Place, scale = 1): [number, number
     place.lng + (random.gaussian() * spread) / Math.max(0.2, Math.cos((place.lat * Math.PI) / 180));
   const round = (n: number) => Math.round(n * 1e6) / 1e6;
   return [round(Math.max(-89.9, Math.min(89.9, lat))), round(((lng + 540) % 360) - 180)];
+}
+
+/** A made-up phone number of a country: `+48 512 345 678`. */
+export function phoneNumber(random: Random, country: string): string {
+  const dial = DIALLING_CODES[country] ?? '44';
+  return `+${dial} ${random.int(200, 999)} ${random.int(100, 999)} ${random.int(100, 999)}`;
+}
+
+/** A service's address details at a point in a city, as the gazetteer places it (approximate). */
+export function cityAddressDetails(
+  lat: number,
+  lng: number,
+  city: string,
+  country: string,
+): AddressDetails {
+  return {
+    lat,
+    lng,
+    displayName: `${city}, ${country}`,
+    city,
+    countryCode: country,
+    approximate: true,
+    source: 'gazetteer',
+  };
 }

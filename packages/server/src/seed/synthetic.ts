@@ -2,18 +2,14 @@ import { sql } from 'drizzle-orm';
 import { CATEGORY_KEYS, type CategoryKey, type ServiceStatus } from '@poruch/core';
 import type { Db } from '../db/index.js';
 import { services, vacancies } from '../db/schema.js';
-import { DIALLING_CODES, PlacePicker, jitter } from './places.js';
+import { drawNaming } from './naming.js';
+import { PlacePicker, cityAddressDetails, jitter, phoneNumber } from './places.js';
 import { Random, WeightedPicker, seededUuid } from './random.js';
 import {
-  BRANDS_LATIN,
-  BRANDS_UA,
   CLOSINGS_EN,
   CLOSINGS_UA,
   DECLINE_REASONS,
-  FIRST_NAMES,
-  LAST_NAMES,
   ORIGINAL_PLACES,
-  PERSON_KINDS,
   REQUIREMENTS_UA,
   SALARIES,
   STREETS,
@@ -159,21 +155,19 @@ async function insertRows(
       categoryOf[i] = categoryIndex;
       const category: CategoryKey | null = categoryIndex < 0 ? null : CATEGORY_KEYS[categoryIndex]!;
       const vocabulary = VOCABULARY[category ?? 'other_services'];
-      const kind = random.int(0, vocabulary.kindsUa.length - 1);
-      const brand = random.int(0, BRANDS_UA.length - 1);
-      const [firstUa, firstEn] = random.pick(FIRST_NAMES);
-      const [lastUa, lastEn] = random.pick(LAST_NAMES);
+      const naming = drawNaming(random, vocabulary);
+      const { kindUa, kindEn, brandUa, brandLatin, firstUa, firstEn, lastUa, lastEn } = naming;
       const style = random.next();
-      const personal = PERSON_KINDS.has(vocabulary.kindsUa[kind]!) && style < 0.35;
+      const personal = naming.personal && style < 0.35;
       const name = personal
         ? style < 0.25
-          ? `${vocabulary.kindsUa[kind]} ${firstUa} ${lastUa}`
-          : `${vocabulary.kindsEn[kind]} ${firstEn} ${lastEn}`
+          ? `${kindUa} ${firstUa} ${lastUa}`
+          : `${kindEn} ${firstEn} ${lastEn}`
         : style < 0.6
-          ? `${vocabulary.kindsUa[kind]} «${BRANDS_UA[brand]}»`
+          ? `${kindUa} «${brandUa}»`
           : style < 0.85
-            ? `${BRANDS_LATIN[brand]} ${vocabulary.kindsEn[kind]}`
-            : `${BRANDS_UA[brand]} — ${vocabulary.kindsUa[kind]!.toLowerCase()}`;
+            ? `${brandLatin} ${kindEn}`
+            : `${brandUa} — ${kindUa.toLowerCase()}`;
       const offers = random.sample(
         vocabulary.offersUa.map((_, k) => k),
         random.int(1, 3),
@@ -189,8 +183,7 @@ async function insertRows(
       const status: ServiceStatus =
         statusDraw < 0.9 ? 'approved' : statusDraw < 0.97 ? 'pending' : 'declined';
       const createdAt = new Date(ANCHOR - Math.floor(random.next() * 3 * 365 * DAY));
-      const dial = DIALLING_CODES[place.country] ?? '44';
-      const slug = BRANDS_LATIN[brand]!.toLowerCase().replace(/[^a-z]+/g, '-');
+      const slug = brandLatin.toLowerCase().replace(/[^a-z]+/g, '-');
       if (hasOpen[i]) servicesWithVacancies++;
       rows.push({
         id: seededUuid(seed, 1, i),
@@ -199,31 +192,19 @@ async function insertRows(
         countryCode: place.country,
         category,
         address,
-        addressDetails: placed
-          ? {
-              lat,
-              lng,
-              displayName: `${place.name}, ${place.country}`,
-              city: place.name,
-              countryCode: place.country,
-              approximate: true,
-              source: 'gazetteer',
-            }
-          : null,
+        addressDetails: placed ? cityAddressDetails(lat, lng, place.name, place.country) : null,
         lat: placed ? lat : null,
         lng: placed ? lng : null,
         website: random.chance(0.7) ? `https://${slug}-${i.toString(36)}.example.org` : '',
-        phone: random.chance(0.85)
-          ? `+${dial} ${random.int(200, 999)} ${random.int(100, 999)} ${random.int(100, 999)}`
-          : '',
+        phone: random.chance(0.85) ? phoneNumber(random, place.country) : '',
         descriptionUa: [
-          `${vocabulary.kindsUa[kind]} у місті ${place.name}.`,
+          `${kindUa} у місті ${place.name}.`,
           ...offers.map((k) => vocabulary.offersUa[k]),
           CLOSINGS_UA[closing],
         ].join(' '),
         descriptionOther: random.chance(0.9)
           ? [
-              `${vocabulary.kindsEn[kind]} in ${place.name}.`,
+              `${kindEn} in ${place.name}.`,
               ...offers.map((k) => vocabulary.offersEn[k]),
               CLOSINGS_EN[closing],
             ].join(' ')

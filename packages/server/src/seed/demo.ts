@@ -1,32 +1,26 @@
 import { eq } from 'drizzle-orm';
 import { CATEGORY_KEYS, REPORT_REASONS, type CategoryKey, type ServiceStatus } from '@poruch/core';
-import type { Db } from './db/index.js';
-import { reports, services, settings, vacancies } from './db/schema.js';
-import { loadCities } from './geocoding/cities.js';
-import { DEMO_CITIES, HOMETOWNS, type DemoCity } from './seed/demoCities.js';
-import { DIALLING_CODES, jitter } from './seed/places.js';
-import { Random, seededUuid } from './seed/random.js';
+import type { Db } from '../db/index.js';
+import { reports, services, settings, vacancies } from '../db/schema.js';
+import { loadCities } from '../geocoding/cities.js';
+import { DEMO_CITIES, HOMETOWNS, type DemoCity } from './demoCities.js';
+import { drawNaming } from './naming.js';
+import { cityAddressDetails, jitter, phoneNumber } from './places.js';
+import { Random, seededUuid } from './random.js';
 import {
-  BRANDS_LATIN,
-  BRANDS_UA,
   CLOSINGS_EN,
   CLOSINGS_UA,
   DECLINE_REASONS,
-  FIRST_NAMES,
-  LAST_NAMES,
-  PERSON_KINDS,
   REQUIREMENTS_UA,
   VACANCY_DESCRIPTIONS_UA,
   VOCABULARY,
-} from './seed/vocabulary.js';
+} from './vocabulary.js';
 
 /** The settings key marking a database as seeded; `seed:synthetic` sets it too. */
 export const DEMO_SEED_KEY = 'demo_seeded_at';
 
 /** The demo catalogue is the same on every machine. */
 const DEMO_SEED = 20_240_224;
-/** Indexes of FIRST_NAMES below this are women's names (for «Засновниця» / «Засновник»). */
-const FEMALE_NAMES = 12;
 /** Which of the services become pending or declined: every n-th, so each city keeps most. */
 const PENDING_EVERY = 29;
 const DECLINED_EVERY = 61;
@@ -108,28 +102,22 @@ export async function seedDemo(db: Db): Promise<number> {
       // Walk the categories so every one appears in many countries.
       const category: CategoryKey = CATEGORY_KEYS[(index * 7) % CATEGORY_KEYS.length]!;
       const words = VOCABULARY[category];
-      const kind = random.int(0, words.kindsUa.length - 1);
-      const brand = random.int(0, BRANDS_UA.length - 1);
-      const firstIndex = random.int(0, FIRST_NAMES.length - 1);
-      const [firstUa, firstEn] = FIRST_NAMES[firstIndex]!;
-      const [lastUa, lastEn] = random.pick(LAST_NAMES);
+      const naming = drawNaming(random, words);
+      const { kindUa, kindEn, brandUa, brandLatin, firstUa, firstEn, lastUa, lastEn } = naming;
       const [hometown, fromUa, hometownEn] = random.pick(HOMETOWNS);
-      const kindUa = words.kindsUa[kind]!;
-      const kindEn = words.kindsEn[kind]!;
-      const personal = PERSON_KINDS.has(kindUa) && random.chance(0.7);
+      const personal = naming.personal && random.chance(0.7);
       const latinName = !personal && random.chance(0.3);
       const name = personal
         ? `${kindUa} ${firstUa} ${lastUa}`
         : latinName
-          ? `${BRANDS_LATIN[brand]} ${kindEn}`
-          : `${kindUa} «${BRANDS_UA[brand]}»`;
+          ? `${brandLatin} ${kindEn}`
+          : `${kindUa} «${brandUa}»`;
       const offers = random.sample(
         words.offersUa.map((_, i) => i),
         random.int(2, 3),
       );
       const closing = random.int(0, CLOSINGS_UA.length - 1);
       const year = random.int(2014, 2024);
-      const female = firstIndex < FEMALE_NAMES;
       const online = random.chance(0.09);
       const onlineOnly = online && random.chance(0.3);
 
@@ -137,18 +125,20 @@ export async function seedDemo(db: Db): Promise<number> {
         personal
           ? `${kindUa} ${firstUa} ${lastUa} приймає ${city.inUa}.`
           : latinName
-            ? `${BRANDS_LATIN[brand]} — ${lowerFirst(kindUa)} ${city.inUa}.`
-            : `${kindUa} «${BRANDS_UA[brand]}» ${city.inUa}.`,
+            ? `${brandLatin} — ${lowerFirst(kindUa)} ${city.inUa}.`
+            : `${kindUa} «${brandUa}» ${city.inUa}.`,
         ...offers.map((i) => words.offersUa[i]!),
       ];
       const en: string[] = [
         personal
           ? `${kindEn} ${firstEn} ${lastEn}, seeing clients in ${city.en}.`
-          : `${BRANDS_LATIN[brand]}, ${lowerFirst(kindEn)} in ${city.en}.`,
+          : `${brandLatin}, ${lowerFirst(kindEn)} in ${city.en}.`,
         ...offers.map((i) => words.offersEn[i]!),
       ];
       if (!personal && random.chance(0.5)) {
-        ua.push(`${female ? 'Засновниця' : 'Засновник'} — ${firstUa} ${lastUa}, родом ${fromUa}.`);
+        ua.push(
+          `${naming.female ? 'Засновниця' : 'Засновник'} — ${firstUa} ${lastUa}, родом ${fromUa}.`,
+        );
         en.push(`Founded by ${firstEn} ${lastEn}, originally from ${hometownEn}.`);
       }
       if (random.chance(0.35)) {
@@ -170,10 +160,9 @@ export async function seedDemo(db: Db): Promise<number> {
             : 'approved';
       const [lat, lng] = jitter(random, { name: city.name, country: city.country, ...centre }, 0.5);
       const street = `${random.pick(city.streets)} ${random.int(1, 120)}`;
-      const slug = (latinName || !personal ? BRANDS_LATIN[brand]! : `${firstEn}-${lastEn}`)
+      const slug = (latinName || !personal ? brandLatin : `${firstEn}-${lastEn}`)
         .toLowerCase()
         .replace(/[^a-z]+/g, '-');
-      const dial = DIALLING_CODES[city.country] ?? '44';
       const createdAt = new Date(now - random.int(1, 420) * 86_400_000);
       const id = seededUuid(DEMO_SEED, 1, index);
 
@@ -206,21 +195,11 @@ export async function seedDemo(db: Db): Promise<number> {
         countryCode: city.country,
         category,
         address: onlineOnly ? '' : `${street}, ${city.local}`,
-        addressDetails: onlineOnly
-          ? null
-          : {
-              lat,
-              lng,
-              displayName: `${city.name}, ${city.country}`,
-              city: city.name,
-              countryCode: city.country,
-              approximate: true,
-              source: 'gazetteer',
-            },
+        addressDetails: onlineOnly ? null : cityAddressDetails(lat, lng, city.name, city.country),
         lat: onlineOnly ? null : lat,
         lng: onlineOnly ? null : lng,
         website: random.chance(0.8) ? `https://${slug}.example.org` : '',
-        phone: `+${dial} ${random.int(200, 999)} ${random.int(100, 999)} ${random.int(100, 999)}`,
+        phone: phoneNumber(random, city.country),
         descriptionUa: ua.join(' '),
         descriptionOther: en.join(' '),
         isOnline: online,
