@@ -190,7 +190,7 @@ export const passwordGuesses = (
  * A preHandler that applies every rule (for example per IP and per account on one route) and
  * answers 429 `too_many_requests` with Retry-After when any is exceeded. Why this is not
  * @fastify/rate-limit (a second `fastify.rateLimit()` on a request never counts, no fail-open to
- * memory, no window shared across routes): docs/architecture.md, "Hand-written infrastructure".
+ * memory, a memory store that evicts counters): docs/architecture.md, "Hand-written infrastructure".
  */
 export function rateLimit(store: RateLimitStore, rules: RateLimitRule[]) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
