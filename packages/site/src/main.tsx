@@ -60,7 +60,7 @@ async function start(): Promise<void> {
       silent: true,
     })
     .then((config) => {
-      services.config.setState(config);
+      services.config.setState(config, true);
       startErrorReporting(config);
     })
     .catch(() => undefined);

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState, type DependencyList } from 'react';
-import type { Store } from './createStore.js';
-import { useStore } from './useStore.js';
+import { useStore } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
 
 /** Anything with a store and a destroy: a widget's connector. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any state; StateOf<C> recovers it.
 export interface Connector<S extends object = any> {
-  readonly store: Store<S>;
+  readonly store: StoreApi<S>;
   destroy(): void;
 }
 
@@ -39,5 +39,5 @@ export function useConnector<C extends Connector>(
     };
     // `create` is a new function every render; `deps` stand for what it reads.
   }, deps);
-  return [useStore(connector.store as Store<StateOf<C>>), connector];
+  return [useStore(connector.store as StoreApi<StateOf<C>>), connector];
 }

@@ -13,7 +13,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import type { AuthState, LocaleCode, RuntimeConfig, Translate } from '@poruch/core';
 import type { AppServices } from './services.js';
-import { useStore } from './useStore.js';
+import { useStore } from 'zustand';
 
 const AppContext = createContext<AppServices | null>(null);
 
@@ -40,13 +40,15 @@ export const useT = (): Translate => useApp().t;
 /** The active locale: `ua` or `en_GB`. */
 export const useLocale = (): LocaleCode => useApp().locale;
 
+const whole = <S,>(state: S): S => state;
+
 /**
  * The auth state (or a part of it), re-rendering when it changes.
  *
  * @param selector Defaults to the whole state.
  */
 export function useAuth<T = AuthState>(selector?: (state: AuthState) => T): T {
-  return useStore(useApp().auth, selector);
+  return useStore(useApp().auth, selector ?? (whole as (state: AuthState) => T));
 }
 
 /** The runtime configuration from `GET /env`; null until it answers or when it failed. */

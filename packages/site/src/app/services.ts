@@ -20,7 +20,7 @@ import {
   type Translate,
 } from '@poruch/core';
 import type { LocaleCode } from '@poruch/core';
-import { createStore, type Store } from './store.js';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 
 /** Key of the main toast container: its toasts' life defaults to MAIN_TOAST_LIFE (1000000 ms). */
 export const MAIN_TOAST_KEY = 'main';
@@ -32,7 +32,7 @@ export interface AppServices {
   /** Login state: `status` (unknown | logged_in | logged_out), `account`, login/logout/update. */
   readonly auth: AuthStore;
   /** Runtime configuration from `GET /env`; null until it answers, and when it fails. */
-  readonly config: Store<RuntimeConfig | null>;
+  readonly config: StoreApi<RuntimeConfig | null>;
   readonly i18n: I18n;
   /** Translates a key in the active locale: `t('login.title')`, `t('footer.copyright', { year })`. */
   readonly t: Translate;
@@ -62,7 +62,7 @@ export function createAppServices(i18n: I18n): AppServices {
   return {
     api,
     auth: createAuthStore(api),
-    config: createStore<RuntimeConfig | null>(null),
+    config: createStore<RuntimeConfig | null>(() => null),
     i18n,
     t,
     locale,

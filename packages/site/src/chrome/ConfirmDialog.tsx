@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import { useApp } from '../app/context.js';
-import { useStore } from '../app/useStore.js';
+import { useStore } from 'zustand';
 
 /**
  * The confirm dialog, available from anywhere, opened with `useApp().confirm()`.

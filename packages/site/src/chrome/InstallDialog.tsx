@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import { useApp } from '../app/context.js';
-import { useStore } from '../app/useStore.js';
+import { useStore } from 'zustand';
 import { acceptInstall, dismissInstall, installPrompt } from '../pwa/install.js';
 
 /**

@@ -1,5 +1,5 @@
 import { useApp } from '../app/context.js';
-import { useStore } from '../app/useStore.js';
+import { useStore } from 'zustand';
 
 /**
  * At most this many toasts show at once (the newest); the others wait their turn, so a burst of

@@ -1,4 +1,4 @@
-import { createStore } from '../app/store.js';
+import { createStore } from 'zustand/vanilla';
 
 /** Chromium's `beforeinstallprompt` event (not in the DOM typings). */
 export interface BeforeInstallPromptEvent extends Event {
@@ -7,7 +7,7 @@ export interface BeforeInstallPromptEvent extends Event {
 }
 
 /** The captured install-prompt event (Android/Chromium), or null. */
-export const installPrompt = createStore<BeforeInstallPromptEvent | null>(null);
+export const installPrompt = createStore<BeforeInstallPromptEvent | null>(() => null);
 
 const DISMISSED_KEY = 'poruch_install_dismissed';
 
@@ -23,7 +23,7 @@ export function captureInstallPrompt(): void {
   window.addEventListener('beforeinstallprompt', (e) => {
     e.preventDefault();
     if (wasDismissed()) return;
-    installPrompt.setState(e as BeforeInstallPromptEvent);
+    installPrompt.setState(e as BeforeInstallPromptEvent, true);
   });
   window.addEventListener('appinstalled', () => installPrompt.setState(null));
 }

@@ -1,5 +1,5 @@
 import type { Service, Vacancy, VacancyInput } from '@poruch/core';
-import { createStore, type Store } from '../createStore.js';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { WidgetApi } from '../shared/createWidgetApi.js';
 import { isAbort, isWidgetError } from '../shared/WidgetError.js';
 
@@ -17,7 +17,7 @@ export interface DashboardState {
 }
 
 export interface Dashboard {
-  readonly store: Store<DashboardState>;
+  readonly store: StoreApi<DashboardState>;
   load(): Promise<void>;
   setShowOnMap(service: Service, showOnMap: boolean): Promise<void>;
   /**
@@ -40,14 +40,14 @@ export interface Dashboard {
  * calls go through the credentialed client; a 401 means "log in on the site".
  */
 export function createDashboard(api: WidgetApi): Dashboard {
-  const store = createStore<DashboardState>({
+  const store = createStore<DashboardState>(() => ({
     status: 'loading',
     services: [],
     vacancies: {},
     error: null,
     notice: null,
     noticeSeq: 0,
-  });
+  }));
   const controller = new AbortController();
   const { signal } = controller;
   /** The number of the latest open switch of each vacancy. */

@@ -1,5 +1,5 @@
 import type { FieldError, GeocodeResult, AddressDetails, Service } from '@poruch/core';
-import { createStore } from '../createStore.js';
+import { createStore } from 'zustand/vanilla';
 import type { WidgetApi } from '../shared/createWidgetApi.js';
 import { isAbort, isWidgetError } from '../shared/WidgetError.js';
 import { serverFieldErrors } from '../report/createReportForm.js';
@@ -29,14 +29,14 @@ export interface ServiceFormState {
  * options to pick, one match), the confirmation checkbox, and `POST my/services`.
  */
 export function createServiceForm(api: WidgetApi) {
-  const store = createStore<ServiceFormState>({
+  const store = createStore<ServiceFormState>(() => ({
     values: emptyServiceValues(),
     geocode: 'idle',
     candidates: [],
     fieldErrors: [],
     error: null,
     sending: false,
-  });
+  }));
   const controller = new AbortController();
   const { signal } = controller;
 

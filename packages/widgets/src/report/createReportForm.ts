@@ -5,7 +5,7 @@ import {
   type FieldError,
   type ReportReason,
 } from '@poruch/core';
-import { createStore, type Store } from '../createStore.js';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { WidgetApi } from '../shared/createWidgetApi.js';
 import { isWidgetError } from '../shared/WidgetError.js';
 
@@ -25,7 +25,7 @@ export interface ReportFormState {
 }
 
 export interface ReportForm {
-  readonly store: Store<ReportFormState>;
+  readonly store: StoreApi<ReportFormState>;
   setReason(reason: ReportReason): void;
   setDescription(description: string): void;
   /**
@@ -60,7 +60,7 @@ const EMPTY = {
  * `reportInputSchema` (the rules the server applies) and `POST reports` without credentials.
  */
 export function createReportForm(options: ReportFormOptions): ReportForm {
-  const store = createStore<ReportFormState>({ ...EMPTY });
+  const store = createStore<ReportFormState>(() => ({ ...EMPTY }));
   let controller: AbortController | undefined;
 
   const clearField = (field: string) =>

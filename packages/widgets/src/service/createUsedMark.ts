@@ -1,4 +1,4 @@
-import { createStore, type Store } from '../createStore.js';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { WidgetApi } from '../shared/createWidgetApi.js';
 import { getBrowserId, hasMarkedUsed, rememberMarkedUsed } from './browserId.js';
 
@@ -13,7 +13,7 @@ export interface UsedMarkState {
 }
 
 export interface UsedMark {
-  readonly store: Store<UsedMarkState>;
+  readonly store: StoreApi<UsedMarkState>;
   /** Posts "I have used this service" once per browser. */
   mark(): Promise<void>;
   destroy(): void;
@@ -24,13 +24,13 @@ export interface UsedMark {
  * id, counted once per browser by the server.
  */
 export function createUsedMark(api: WidgetApi, serviceId: string, count: number): UsedMark {
-  const store = createStore<UsedMarkState>({
+  const store = createStore<UsedMarkState>(() => ({
     count,
     marked: hasMarkedUsed(serviceId),
     already: false,
     sending: false,
     error: null,
-  });
+  }));
   const controller = new AbortController();
   return {
     store,

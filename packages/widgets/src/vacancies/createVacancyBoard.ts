@@ -1,5 +1,5 @@
 import type { CategoryFilter, Experience, VacancyPage } from '@poruch/core';
-import { createStore, type Store } from '../createStore.js';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Query, WidgetApi } from '../shared/createWidgetApi.js';
 import { isAbort } from '../shared/WidgetError.js';
 
@@ -48,7 +48,7 @@ export interface VacancyBoardState {
 }
 
 export interface VacancyBoard {
-  readonly store: Store<VacancyBoardState>;
+  readonly store: StoreApi<VacancyBoardState>;
   /** Changes filters; text waits for the debounce, the rest load at once. Back to page 1. */
   setFilters(patch: Partial<VacancyFilters>): void;
   /** Loads a page (1-based). */
@@ -73,7 +73,7 @@ export const pageCount = (total: number, pageSize: number): number =>
 export function createVacancyBoard(options: VacancyBoardOptions): VacancyBoard {
   const pageSize = Math.min(100, Math.max(1, options.pageSize ?? 10));
   const debounceMs = options.debounceMs ?? 300;
-  const store = createStore<VacancyBoardState>({
+  const store = createStore<VacancyBoardState>(() => ({
     status: 'loading',
     filters: { ...DEFAULT_VACANCY_FILTERS, ...options.initialFilters },
     page: 1,
@@ -81,7 +81,7 @@ export function createVacancyBoard(options: VacancyBoardOptions): VacancyBoard {
     items: [],
     total: 0,
     error: null,
-  });
+  }));
   let controller: AbortController | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let destroyed = false;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { CategoryFilter } from '@poruch/core';
 import type { WidgetApi } from '../shared/createWidgetApi.js';
-import { useStore } from '../useStore.js';
+import { useStore } from 'zustand';
 import {
   createVacancyBoard,
   type VacancyBoard,
