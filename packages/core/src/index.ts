@@ -77,6 +77,8 @@ export {
   showToast,
 } from './stores/toastStore.js';
 export type { Toast, ToastState, ToastStore, ToastStoreOptions } from './stores/toastStore.js';
+export { createResourceStore } from './stores/resourceStore.js';
+export type { ResourceState, ResourceStore } from './stores/resourceStore.js';
 export {
   readCookieConsent,
   acceptAllCookies,

@@ -2,6 +2,8 @@ export { defineElement } from './defineElement.js';
 export { emit, EVENT_PREFIX } from './emit.js';
 export { warnOnce } from './warnOnce.js';
 export * from './shared/index.js';
+export { useResource } from './useResource.js';
+export type { Resource } from './useResource.js';
 export { VacancyBoard, VACANCY_PARTS } from './vacancies/VacancyBoard.js';
 export type { VacancyBoardProps } from './vacancies/VacancyBoard.js';
 export { createVacancyBoard } from './vacancies/createVacancyBoard.js';

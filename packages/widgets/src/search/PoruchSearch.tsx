@@ -5,7 +5,7 @@ import { ErrorState } from '../shared/ErrorState.js';
 import { categoryMessages } from '../shared/messages/categoryMessages.js';
 import { countryNameMessages } from '../shared/messages/countryNameMessages.js';
 import { homeMessages } from '../shared/messages/homeMessages.js';
-import { useResource } from '../shared/useResource.js';
+import { useWidgetResource } from '../shared/useWidgetResource.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import {
@@ -78,7 +78,7 @@ function SearchView(props: SearchProps) {
   const pageSize = Math.min(Math.max(props.pageSize ?? 10, 1), 50);
   const appliedKey = JSON.stringify(applied);
 
-  const { data, error, loading, retry } = useResource<ServicePage>(
+  const { data, error, status, reload } = useWidgetResource<ServicePage>(
     ({ api }, signal) =>
       api.get('services', {
         query: { q: applied.q, ...filterQuery(applied), page: 1, pageSize },
@@ -156,15 +156,15 @@ function SearchView(props: SearchProps) {
         </button>
       </form>
       {error !== undefined ? (
-        <ErrorState error={error} onRetry={retry} />
+        <ErrorState error={error} onRetry={reload} />
       ) : (
         <>
           <p className="count" part="count" role="status" aria-live="polite">
-            {loading && !data
+            {status === 'loading' && !data
               ? t('widget.loading')
               : t('widget.results', { count: data?.total ?? 0 })}
           </p>
-          <ul className="results" part="results" aria-busy={loading}>
+          <ul className="results" part="results" aria-busy={status === 'loading'}>
             {data?.items.map((s) => (
               <li key={s.id} className="result" part="result">
                 <h3 part="result-title">

@@ -10,7 +10,7 @@ import {
 import type { ServiceProfile as Profile } from '@poruch/core';
 import { categoryLabelKey, countryNameKey, sameOriginPath } from '@poruch/core/lite';
 import { ErrorState } from '../shared/ErrorState.js';
-import { useResource } from '../shared/useResource.js';
+import { useWidgetResource } from '../shared/useWidgetResource.js';
 import { isWidgetError } from '../shared/WidgetError.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { useConnector } from '../useConnector.js';
@@ -62,7 +62,7 @@ export function ServiceProfile({
   onNavigate,
 }: ServiceProfileProps) {
   const { t, emit } = useWidget();
-  const { data, error, loading, retry } = useResource<Profile>(
+  const { data, error, status, reload } = useWidgetResource<Profile>(
     ({ api }, signal) => api.get(`services/${encodeURIComponent(serviceId)}`, { signal }),
     [serviceId],
   );
@@ -75,8 +75,8 @@ export function ServiceProfile({
       {isWidgetError(error) && error.status === 404 ? (
         <StatusMessage kind="error" text={t('service_profile.not_found')} />
       ) : error ? (
-        <ErrorState error={error} onRetry={retry} />
-      ) : loading && !data ? (
+        <ErrorState error={error} onRetry={reload} />
+      ) : status === 'loading' && !data ? (
         <StatusMessage kind="loading" text={t('widget.loading')} />
       ) : data ? (
         <ProfileBody

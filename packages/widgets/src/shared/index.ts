@@ -21,16 +21,16 @@
  *    }
  *    function Thing({ serviceId }: { serviceId?: string }) {
  *      const { t } = useWidget();
- *      const { data, error, retry } = useResource(
+ *      const { data, error, reload } = useWidgetResource(
  *        ({ api }, signal) => api.get<X>(`services/${serviceId}`, { signal }),
  *        [serviceId],
  *      );
- *      if (error) return <ErrorState error={error} onRetry={retry} />;
+ *      if (error) return <ErrorState error={error} onRetry={reload} />;
  *      …
  *    }
  *    ```
  *
- *    - `useResource` loads, aborts on change/unmount and sets `state="loading|ready|error"`;
+ *    - `useWidgetResource` loads, aborts on change/unmount and sets `state="loading|ready|error"`;
  *      or call `setState` yourself.
  *    - `emit('select', detail)` dispatches `poruch:select` (bubbles, composed) from the
  *      element, and calls the `onSelect` prop in a React app.
@@ -70,8 +70,7 @@ export { resolveLang } from './lang.js';
 export { WIDGET_TAGS } from './tags.js';
 export type { WidgetTag } from './tags.js';
 export { HOST_STYLES, SHELL_STYLES, THEME_DEFAULTS, themeVar } from './theme.js';
-export { useResource } from './useResource.js';
-export type { Resource } from './useResource.js';
+export { useWidgetResource } from './useWidgetResource.js';
 export { WidgetContext, useWidget } from './WidgetContext.js';
 export type { WidgetContextValue, WidgetState } from './WidgetContext.js';
 export {

@@ -12,7 +12,7 @@ import { useApp } from '../../app/context.js';
 import { CheckboxField, TextField } from '../../forms/fields.js';
 import { Notice } from '../../forms/Notice.js';
 import { useForm } from '../../forms/useForm.js';
-import { useResource } from '../../forms/useResource.js';
+import { useResource } from '@poruch/widgets';
 import { adminApi } from './adminApi.js';
 
 const POLL_MS = 1000;

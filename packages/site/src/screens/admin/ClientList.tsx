@@ -11,7 +11,7 @@ import {
 import { useApp } from '../../app/context.js';
 import { FlagImage, SelectField, TextField } from '../../forms/fields.js';
 import { StateView } from '../../forms/Notice.js';
-import { useResource } from '../../forms/useResource.js';
+import { useResource } from '@poruch/widgets';
 import { Link, useQuery } from '../../router/index.js';
 import { adminApi } from './adminApi.js';
 

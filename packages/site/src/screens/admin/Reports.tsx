@@ -2,7 +2,7 @@ import { REPORT_STATUSES, formatDate, type ReportStatus } from '@poruch/core';
 import { useApp } from '../../app/context.js';
 import { SelectField } from '../../forms/fields.js';
 import { StateView } from '../../forms/Notice.js';
-import { useResource } from '../../forms/useResource.js';
+import { useResource } from '@poruch/widgets';
 import { Link, useQuery } from '../../router/index.js';
 import { adminApi } from './adminApi.js';
 

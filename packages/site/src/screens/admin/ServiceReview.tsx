@@ -12,7 +12,7 @@ import { useApp } from '../../app/context.js';
 import { FlagImage, TextField } from '../../forms/fields.js';
 import { Notice, StateView } from '../../forms/Notice.js';
 import { useForm } from '../../forms/useForm.js';
-import { useResource } from '../../forms/useResource.js';
+import { useResource } from '@poruch/widgets';
 import { Link } from '../../router/index.js';
 import { adminApi } from './adminApi.js';
 

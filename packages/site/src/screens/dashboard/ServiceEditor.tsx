@@ -6,7 +6,7 @@ import { Notice, StateView } from '../../forms/Notice.js';
 import { ServiceFields } from '../../forms/ServiceFields.js';
 import { useAddressCheck } from '../../forms/useAddressCheck.js';
 import { useForm, type FormController } from '../../forms/useForm.js';
-import { useResource } from '../../forms/useResource.js';
+import { useResource } from '@poruch/widgets';
 import { Link, useNavigate } from '../../router/index.js';
 import { myApi } from './myApi.js';
 import { VacanciesPanel } from './VacanciesPanel.js';

@@ -1,6 +1,6 @@
 import { useApp } from '../../app/context.js';
 import { Notice, StateView } from '../../forms/Notice.js';
-import { useResource } from '../../forms/useResource.js';
+import { useResource } from '@poruch/widgets';
 import { Link, useQuery } from '../../router/index.js';
 import '../../forms/forms.css';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineWidget } from '../defineWidget.js';
 import { ErrorState } from '../ErrorState.js';
 import { mapMessages } from '../messages/mapMessages.js';
-import { useResource } from '../useResource.js';
+import { useWidgetResource } from '../useWidgetResource.js';
 import { useWidget } from '../WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../WidgetShell.js';
 
@@ -45,11 +45,11 @@ interface EchoProps extends WidgetBaseProps {
 
 function Echo({ country, filters }: EchoProps) {
   const { t, lang, emit } = useWidget();
-  const { data, error, retry } = useResource<{ echo: string }>(
+  const { data, error, reload } = useWidgetResource<{ echo: string }>(
     ({ api }, signal) => api.get('map', { query: { country, online: filters?.online }, signal }),
     [country, filters?.online],
   );
-  if (error) return <ErrorState error={error} onRetry={retry} />;
+  if (error) return <ErrorState error={error} onRetry={reload} />;
   return (
     <div>
       <p data-testid="lang">{lang}</p>
