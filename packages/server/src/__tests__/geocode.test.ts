@@ -250,11 +250,10 @@ describe('GET /api/v1/geocode with GEOCODER_URL (Nominatim)', () => {
   });
 
   it('answers 503 service_unavailable when the geocoder is too slow', async () => {
-    const started = Date.now();
+    // The fake answers `[]` after 8 s: had the server waited for it, this would be wrong_address.
     const res = await geocode(client, 'slow');
     expect(res.status).toBe(503);
     expect(res.body.errors.message).toBe('service_unavailable');
-    expect(Date.now() - started).toBeLessThan(7000);
   }, 10_000);
 });
 

@@ -106,10 +106,9 @@ describe('mixed load, short form', () => {
     const run = await runLoad(world, { rate: 100, duration: 5, writes: true, process: 'poisson' });
     expect(run.answers.length).toBeGreaterThan(400);
     expect({ errors: run.errors, statuses: run.statuses }).toEqual({ errors: 0, statuses: {} });
-    // Sent on schedule: no request waited for a socket, none was sent a second late (a busy CI
-    // machine may delay some by a few ms; the bench holds the generator to 10 ms).
+    // Sent on schedule: no request waited for a socket. How late the generator sent any (a busy
+    // machine delays some) is a figure of the bench, which holds it to 10 ms.
     expect(run.atCap).toBe(0);
-    expect(run.lag.max).toBeLessThan(1000);
     // Every kind of read and of write was sent, and each kind of write acknowledged.
     expect(Object.keys(run.byKind).sort()).toEqual(
       [

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
+import { mailOutbox } from '../db/schema.js';
 import { loadEnv } from '../env.js';
 import { safeUrl, scrubLine, serializeError, truncateIp } from '../logging.js';
 import { unsubscribeToken } from '../mail/unsubscribe.js';
@@ -12,6 +13,9 @@ import { TestClient } from './helpers/client.js';
 import { registration } from './helpers/fixtures.js';
 import { freshDatabase } from './helpers/server.js';
 import { startSmtp, type TestSmtp } from './helpers/smtp.js';
+
+/** How long to wait for the mail worker (the machine may be busy). */
+const POLL = { timeout: 15_000 };
 
 /** Observability: structured logs with request ids and nothing secret or personal. */
 describe('logs', () => {
@@ -144,8 +148,14 @@ describe('logs', () => {
     for (const client of [browser, laptop, stranger, viaTemp]) {
       for (const value of client.cookies.values()) secrets.push(decodeURIComponent(value), value);
     }
-    // Wait for the worker to have logged the mails' delivery.
-    await new Promise((r) => setTimeout(r, 300));
+    // Wait for the worker to have delivered every mail and logged each delivery.
+    await expect
+      .poll(async () => {
+        const rows = await app.db.select().from(mailOutbox);
+        const log = lines.join('');
+        return rows.filter((r) => r.status !== 'sent' || !log.includes(r.id));
+      }, POLL)
+      .toEqual([]);
 
     const log = lines.join('');
     expect(lines.length).toBeGreaterThan(20);

@@ -141,11 +141,8 @@ describe.skipIf(skipReason !== '')(`rate limits shared through Redis${skipReason
     await client.init();
     const email = `later-${Date.now()}@example.org`;
     for (let i = 0; i < 3; i++) {
-      const started = Date.now();
       const res = await login(client, a.url, email);
       expect(res.status).toBe(401);
-      // The Redis call fails fast instead of waiting for a reconnect (scrypt takes the rest).
-      expect(Date.now() - started).toBeLessThan(5_000);
     }
     // Counted in A's memory meanwhile: the 4th attempt on A is still refused …
     expect((await login(client, a.url, email)).status).toBe(429);

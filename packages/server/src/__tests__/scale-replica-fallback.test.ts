@@ -21,6 +21,8 @@ const ready = process.env.PORUCH_TEST_DB === 'postgres' && !!serverUrl && !!repl
  */
 class ReplicaProxy {
   mode: 'open' | 'down' | 'blackhole' = 'open';
+  /** Connections accepted and chunks sent by the app: every time it tried the replica. */
+  attempts = 0;
   private readonly sockets = new Set<net.Socket>();
   private readonly server: net.Server;
 
@@ -44,6 +46,8 @@ class ReplicaProxy {
 
   private accept(client: net.Socket) {
     this.track(client);
+    this.attempts++;
+    client.on('data', () => this.attempts++);
     if (this.mode === 'down') return void client.destroy();
     if (this.mode === 'blackhole') return;
     const upstream = net.connect(this.port, this.host);
@@ -244,16 +248,23 @@ describe.skipIf(!ready)(
       expect((await anon().get(`/api/v1/services/${randomUUID()}`)).status).toBe(404);
       const firstMs = Date.now() - first;
       expect(firstMs).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS - 50);
-      expect(firstMs).toBeLessThan(QUERY_TIMEOUT_MS + CONNECT_TIMEOUT_MS + 1000);
+      // The circuit is open: the next reads do not touch the replica, so none waits for it (how
+      // long they take is a figure of the scale bench, not of this test).
+      const tried = proxy.attempts;
       const open = await publicReads();
       expectCorrect(open);
-      // Five reads; waiting for the timeout each would take five times it.
-      expect(open.ms).toBeLessThan(CONNECT_TIMEOUT_MS * 2);
       expect(await onStandby()).toBe(false);
-      // Probes keep failing while it is unreachable; reads stay on the primary without waiting.
-      await new Promise((r) => setTimeout(r, RETRY_MS * 2 + CONNECT_TIMEOUT_MS));
+      expect(proxy.attempts).toBe(tried);
+      // Probes keep failing while it is unreachable (wait for two of them); reads stay on the
+      // primary without trying it.
+      await eventually(
+        async () => expect(proxy.attempts).toBeGreaterThanOrEqual(tried + 2),
+        10_000,
+        50,
+      );
       const later = await publicReads();
       expectCorrect(later);
+      expect(await onStandby()).toBe(false);
       proxy.set('open');
       await eventually(async () => expect(await onStandby()).toBe(true), RETRY_MS * 3 + 4000, 50);
 

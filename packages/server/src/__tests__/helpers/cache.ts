@@ -18,6 +18,9 @@ export const setUsedCountSilently = (server: TestServer, id: string, usedCount: 
  * after the write returns, each retiring the pages kept meanwhile.
  */
 export async function cacheQuiet(server: TestServer) {
+  // A bounded wait by design: it proves that no more copies arrive. They come within a few
+  // milliseconds of the write (one per pooled connection), so a 100 ms stretch without one means
+  // they have all arrived.
   for (let before = await searchCacheStamp(server.app.db); ;) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const now = await searchCacheStamp(server.app.db);

@@ -20,7 +20,7 @@ const recipientOf = (m: ParsedMail) =>
 /** A real SMTP server on loopback (smtp-server) that parses what it receives (mailparser). */
 export async function startSmtp(): Promise<TestSmtp> {
   const messages: ParsedMail[] = [];
-  const waiters: { to: string; resolve: (m: ParsedMail) => void }[] = [];
+  const waiters: { match: (m: ParsedMail) => boolean; resolve: (m: ParsedMail) => void }[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -30,7 +30,7 @@ export async function startSmtp(): Promise<TestSmtp> {
         .then((mail) => {
           messages.push(mail);
           for (const w of [...waiters]) {
-            if (recipientOf(mail).includes(w.to)) {
+            if (w.match(mail)) {
               waiters.splice(waiters.indexOf(w), 1);
               w.resolve(mail);
             }
@@ -42,32 +42,31 @@ export async function startSmtp(): Promise<TestSmtp> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as { port: number };
+  /** The first mail that matches, of those arrived or at its arrival. */
+  const waitForMail = (match: (m: ParsedMail) => boolean, timeoutMs: number, what: string) => {
+    const found = messages.find(match);
+    if (found) return Promise.resolve(found);
+    return new Promise<ParsedMail>((resolve, reject) => {
+      const waiter = {
+        match,
+        resolve: (m: ParsedMail) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      };
+      const timer = setTimeout(() => {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        reject(new Error(what));
+      }, timeoutMs);
+      waiters.push(waiter);
+    });
+  };
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    waitFor(to, timeoutMs = 10_000) {
-      const found = messages.find((m) => recipientOf(m).includes(to.toLowerCase()));
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no mail to ${to}`)), timeoutMs);
-        waiters.push({
-          to: to.toLowerCase(),
-          resolve: (m) => {
-            clearTimeout(timer);
-            resolve(m);
-          },
-        });
-      });
-    },
-    async waitForMail(match, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = messages.find(match);
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error('no matching mail');
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    },
+    waitFor: (to, timeoutMs = 10_000) =>
+      waitForMail((m) => recipientOf(m).includes(to.toLowerCase()), timeoutMs, `no mail to ${to}`),
+    waitForMail: (match, timeoutMs = 10_000) => waitForMail(match, timeoutMs, 'no matching mail'),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -98,10 +98,4 @@ describe('Gazetteer', () => {
     expect(gazetteer.geocode('00-001')).toEqual({ status: 'wrong_address', candidates: [] });
     expect(gazetteer.geocode('Warszawa', 'DE').status).toBe('wrong_address');
   });
-
-  it('answers quickly once built', () => {
-    const started = performance.now();
-    for (let i = 0; i < 1000; i++) gazetteer.geocode('ul. Długa 5, 80-001 Gdańsk');
-    expect((performance.now() - started) / 1000).toBeLessThan(1);
-  });
 });

@@ -303,7 +303,12 @@ describe('mail', () => {
       mailsTo(admin.email).find((m) => m.subject === 'Тест розсилки'),
     );
     expect(listUnsubscribeUrl(mail)).toContain('/api/v1/unsubscribe?token=');
-    await new Promise((r) => setTimeout(r, 300));
+    // The campaign made one mail, to the administrator, and it is the one that arrived.
+    const rows = await server.database.db
+      .select({ recipient: mailOutbox.recipient, status: mailOutbox.status })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.campaignId, res.body.id));
+    expect(rows).toEqual([{ recipient: admin.email, status: 'sent' }]);
     expect(smtp.messages.length).toBe(before + 1);
   });
 

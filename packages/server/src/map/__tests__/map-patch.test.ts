@@ -160,12 +160,15 @@ describe('map: one service changed on this instance', () => {
       const version = own.version;
       // Another instance's bump that changed nothing on the map.
       await bumpMapVersion(server.database.db);
-      const started = Date.now();
-      while (own.version === version && Date.now() - started < 5000) {
-        await new Promise((r) => setTimeout(r, 30));
-        await own.get({});
-      }
-      expect(own.version).not.toBe(version);
+      await expect
+        .poll(
+          async () => {
+            await own.get({});
+            return own.version;
+          },
+          { timeout: 5000, interval: 30 },
+        )
+        .not.toBe(version);
       expect((await own.get({})).index).toBe(index);
     } finally {
       await own.close();

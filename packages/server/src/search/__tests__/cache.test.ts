@@ -55,13 +55,8 @@ function counting(db: Db): { db: Db; queries: () => number } {
 }
 
 /** Waits until `check` holds (another instance's notification arrives asynchronously). */
-async function until(check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (check: () => Promise<boolean>) =>
+  expect.poll(check, { timeout: 5000, interval: 20 }).toBe(true);
 
 describe('search cache', () => {
   it('listens for writes, and answers a repeated query without a database query', async () => {
