@@ -1,7 +1,10 @@
 import { UPDATE_WORKER_DELAY } from '@poruch/core';
 import type { AppServices } from '../app/services.js';
 
-/** URL of the service worker the build writes (see vite.config.ts). */
+/**
+ * URL of the service worker the build writes from sw.template.js (see vite.config.ts). Why not
+ * Workbox (measured): docs/architecture.md, "Hand-written infrastructure".
+ */
 export const SERVICE_WORKER_URL = '/sw.js';
 
 /** Resolves once the app is stable (loaded and idle), or after `UPDATE_WORKER_DELAY` (30 s). */

@@ -1,5 +1,6 @@
 /**
- * A small router over the History API (react-router is not a dependency).
+ * A small router over the History API. Why not wouter or react-router (measured):
+ * docs/architecture.md, "Hand-written infrastructure".
  *
  * - `<Link to="/about">` renders `<a href>` and routes in the page; `reload` loads from the server.
  * - `useNavigate()(to, { replace })` navigates from code; `navigate()` does the same outside React.
