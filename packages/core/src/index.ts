@@ -15,22 +15,8 @@ export {
   COOKIES_ESSENTIALS_KEY,
   COOKIES_MARKETING_KEY,
 } from './constants.js';
-export {
-  NETWORK_ERROR_KEY,
-  TIMEOUT_ERROR_KEY,
-  UNKNOWN_ERROR_KEY,
-  normalizeError,
-  ApiError,
-  isApiError,
-} from './client/ApiError.js';
-export type { NormalizedError } from './client/ApiError.js';
-export { STATE_CHANGING_METHODS, SILENT_PATHS, createApiClient } from './client/createApiClient.js';
-export type {
-  HttpMethod,
-  ApiClientOptions,
-  RequestOptions,
-  ApiClient,
-} from './client/createApiClient.js';
+export { createApiClient } from './client/createApiClient.js';
+export type { ApiClientOptions, ApiClient } from './client/createApiClient.js';
 export {
   I18N_OPTIONS,
   createI18n,

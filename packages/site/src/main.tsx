@@ -53,12 +53,7 @@ async function start(): Promise<void> {
   // (the app starts without it when it fails, and no toast is shown for it).
   void services.auth.getState().check();
   services.api
-    .request('GET', 'env', {
-      root: true,
-      // zod and the schemas load with the answer, not before the first render.
-      loadSchema: () => import('@poruch/core/schemas').then((m) => m.runtimeConfigSchema),
-      silent: true,
-    })
+    .getEnv()
     .then((config) => {
       services.config.setState(config, true);
       startErrorReporting(config);

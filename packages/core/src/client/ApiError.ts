@@ -1,25 +1,12 @@
 import type { ErrorBody, FieldError } from '../errors.js';
 import { statusTextKey, type Translate } from '../i18n/translate.js';
 
-/** The error of a failed call, normalised (docs/product.md, Errors). */
-export interface NormalizedError {
-  /** Catalogue key: the server's `errors.message`, else the status text as a key. */
-  key: string;
-  /** `t('error.' + key)`: the toast's summary. */
-  summary: string;
-  /** `t('error.' + body.error.message)` when the server sent a detail key. */
-  detail?: string;
-  /** The server's detail key, untranslated. */
-  detailKey?: string;
-  /** The broken validation rules, one per field and rule; empty when there are none. */
-  fields: FieldError[];
-}
-
 /**
- * Keys for statuses whose status text is missing (HTTP/2 sends none). They are what the
- * lower-cased standard reason phrase gives, so both paths agree.
+ * The one table of error keys by status, for answers without a status text (HTTP/2 sends none).
+ * They are what the lower-cased standard reason phrase gives, so both paths agree
+ * (docs/product.md, Errors). The site and the widgets read it through {@link errorKey}.
  */
-const STATUS_KEYS: Readonly<Record<number, string>> = {
+export const STATUS_KEYS: Readonly<Record<number, string>> = {
   400: 'bad_request',
   401: 'unauthorized',
   403: 'forbidden',
@@ -41,14 +28,29 @@ const STATUS_KEYS: Readonly<Record<number, string>> = {
 export const NETWORK_ERROR_KEY = 'network_error';
 /** Key of a call that ran out of time. */
 export const TIMEOUT_ERROR_KEY = 'request_timeout';
-/** Key of anything else, such as an answer of the wrong shape. */
+/** Key of anything else, such as an answer that is not JSON. */
 export const UNKNOWN_ERROR_KEY = 'unknown_error';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 /**
+ * The catalogue key of a failed answer: the body's `errors.message`, else the status text as a
+ * key (`Not Found` → `not_found`), else the status's key in {@link STATUS_KEYS}, else
+ * `unknown_error`. A body that is not an object counts as none.
+ */
+export function errorKey(status: number, statusText: string, body: unknown): string {
+  const errors = isRecord(body) && isRecord(body.errors) ? body.errors : undefined;
+  return (
+    (typeof errors?.message === 'string' && errors.message) ||
+    statusTextKey(statusText) ||
+    STATUS_KEYS[status] ||
+    UNKNOWN_ERROR_KEY
+  );
+}
+
+/**
  * `f` as a FieldError when it is one (what errors.ts's fieldErrorSchema accepts, unknown keys
- * dropped), checked by hand so that the client needs no zod on the site's first screen.
+ * dropped), checked by hand so that the client needs no zod.
  */
 function asFieldError(f: unknown): FieldError | undefined {
   if (!isRecord(f) || typeof f.field !== 'string' || typeof f.key !== 'string') return undefined;
@@ -63,44 +65,8 @@ function asFieldError(f: unknown): FieldError | undefined {
 }
 
 /**
- * Normalises a failed answer. Pure: give it the status, its text, the parsed body
- * (or anything else: a non-object body counts as none) and a translate function.
- *
- * - summary: `t('error.' + message)`, where message is `body.errors.message`, or else the
- *   status text lower-cased with spaces turned into underscores (`Not Found` → `not_found`);
- * - detail: `t('error.' + body.error.message)` when the body has one.
- */
-export function normalizeError(
-  status: number,
-  statusText: string,
-  body: unknown,
-  t: Translate,
-): NormalizedError {
-  const errors = isRecord(body) && isRecord(body.errors) ? body.errors : undefined;
-  const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
-  const message =
-    (typeof errors?.message === 'string' && errors.message) ||
-    statusTextKey(statusText) ||
-    STATUS_KEYS[status] ||
-    UNKNOWN_ERROR_KEY;
-  const detailKey = typeof error?.message === 'string' && error.message ? error.message : undefined;
-  const fields = Array.isArray(errors?.fields)
-    ? errors.fields.flatMap((f) => {
-        const field = asFieldError(f);
-        return field ? [field] : [];
-      })
-    : [];
-  return {
-    key: message,
-    summary: t(`error.${message}`),
-    ...(detailKey ? { detail: t(`error.${detailKey}`), detailKey } : {}),
-    fields,
-  };
-}
-
-/**
- * A failed API call: the typed error every client function rejects with. Its message is the
- * translated summary; `key` is the catalogue key to branch on.
+ * A failed API call: what the client rejects with, on the site and in the widgets. `key` is the
+ * catalogue key to branch on and to show (`t('error.' + key)`, see {@link translateError}).
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -108,31 +74,27 @@ export class ApiError extends Error {
   readonly status: number;
   /** Catalogue key (`wrong_user_or_password`, `not_found`, `network_error` …). */
   readonly key: string;
-  /** Translated summary, as shown in the toast. */
-  readonly summary: string;
-  /** Translated detail, when the server sent a detail key. */
-  readonly detail?: string;
-  /** The server's detail key, untranslated. */
+  /** The server's detail key (`body.error.message`), untranslated. */
   readonly detailKey?: string;
-  /** Broken validation rules; empty when there are none. */
+  /** Broken validation rules (`body.errors.fields`, well-formed ones); empty when there are none. */
   readonly fields: FieldError[];
   /** The parsed error body when it has the catalogue shape. */
   readonly body?: ErrorBody;
 
-  constructor(
-    status: number,
-    normalized: NormalizedError,
-    body?: unknown,
-    options?: { cause?: unknown },
-  ) {
-    super(normalized.summary, options);
+  constructor(status: number, key: string, body?: unknown, options?: { cause?: unknown }) {
+    super(`[poruch] request failed: ${key}`, options);
     this.status = status;
-    this.key = normalized.key;
-    this.summary = normalized.summary;
-    if (normalized.detail !== undefined) this.detail = normalized.detail;
-    if (normalized.detailKey !== undefined) this.detailKey = normalized.detailKey;
-    this.fields = normalized.fields;
-    if (isRecord(body) && isRecord(body.errors)) this.body = body as ErrorBody;
+    this.key = key;
+    const errors = isRecord(body) && isRecord(body.errors) ? body.errors : undefined;
+    const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
+    if (typeof error?.message === 'string' && error.message) this.detailKey = error.message;
+    this.fields = Array.isArray(errors?.fields)
+      ? errors.fields.flatMap((f) => {
+          const field = asFieldError(f);
+          return field ? [field] : [];
+        })
+      : [];
+    if (errors) this.body = body as ErrorBody;
   }
 
   /** The rules broken by one field (`account.email`), for showing under it. */
@@ -141,6 +103,22 @@ export class ApiError extends Error {
   }
 }
 
-/** True for an {@link ApiError}, also across bundle copies. */
+/** True for an {@link ApiError}, also across bundle copies (two widget bundles on one page). */
 export const isApiError = (e: unknown): e is ApiError =>
   e instanceof ApiError || (isRecord(e) && e.name === 'ApiError' && typeof e.key === 'string');
+
+/** True when `e` is the rejection of an aborted call: not a failure to show. */
+export const isAbort = (e: unknown): boolean => isRecord(e) && e.name === 'AbortError';
+
+/**
+ * What a failure shows: `summary` is `t('error.' + key)` (anything but an ApiError is an
+ * `unknown_error`), `detail` is `t('error.' + detailKey)` when the server sent a detail key.
+ */
+export function translateError(error: unknown, t: Translate): { summary: string; detail?: string } {
+  const key = isApiError(error) ? error.key : UNKNOWN_ERROR_KEY;
+  const detailKey = isApiError(error) ? error.detailKey : undefined;
+  return {
+    summary: t(`error.${key}`),
+    ...(detailKey ? { detail: t(`error.${detailKey}`) } : {}),
+  };
+}

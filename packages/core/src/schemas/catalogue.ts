@@ -65,9 +65,11 @@ export const reportPageSchema = z.object({
   page: z.number().int(),
   pageSize: z.number().int(),
 });
+export type ReportPage = z.infer<typeof reportPageSchema>;
 
 /** Answer of `POST admin/administrators`: the generated password, shown once. */
 export const adminCreatedSchema = z.object({ account: accountSchema, password: z.string() });
+export type AdminCreated = z.infer<typeof adminCreatedSchema>;
 
 /** One row of the audit log of admin actions: who, what, when. */
 export const auditEntrySchema = z.object({

@@ -4,15 +4,11 @@ import csrf from '@fastify/csrf-protection';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { PoruchError } from '@poruch/core';
+import { PoruchError, XSRF_COOKIE, XSRF_HEADER } from '@poruch/core';
 import { createRateLimitStore, type RateLimitStore } from '../lib/rate-limiter.js';
 import type { Env } from '../env.js';
 import { SESSION_COOKIE } from './auth.js';
 
-/** Name of the readable cookie the client copies into the anti-forgery header. */
-export const XSRF_COOKIE = 'XSRF-TOKEN';
-/** The anti-forgery header every state-changing credentialed request carries. */
-export const XSRF_HEADER = 'x-xsrf-token';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 declare module 'fastify' {

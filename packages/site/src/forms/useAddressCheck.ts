@@ -9,7 +9,7 @@ import {
   type AddressDetails,
   type ApiClient,
   type FieldError,
-  geocodeResultSchema,
+  type GeocodeResult,
 } from '@poruch/core';
 import type { FormController } from './useForm.js';
 
@@ -65,9 +65,8 @@ export function useAddressCheck(
     setStatus('checking');
     setCandidates([]);
     try {
-      const result = await api.request('GET', 'geocode', {
-        searchParams: { address, ...(country ? { country } : {}) },
-        schema: geocodeResultSchema,
+      const result = await api.get<GeocodeResult>('geocode', {
+        query: { address, ...(country ? { country } : {}) },
       });
       const { addressDetails, errors } = geocodeOutcome(result, prefix);
       f.set(path('addressDetails'), addressDetails);

@@ -1,20 +1,20 @@
 import type { Service } from '@poruch/core';
 import {
+  type Api,
   CATEGORY_KEYS,
   categoryLabelKey,
   getCountries,
-  type Translate,
   type LocaleCode,
+  type Translate,
 } from '@poruch/core/lite';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useConnector } from '../useConnector.js';
 import { Checkbox, Field } from '../ui/Field.js';
 import { messagesFor } from '../ui/fieldErrors.js';
-import type { WidgetApi } from '../shared/createWidgetApi.js';
 import { createServiceForm } from './createServiceForm.js';
 
 export interface AddServiceFormProps {
-  api: WidgetApi;
+  api: Api;
   t: Translate;
   lang: LocaleCode;
   onCreated: (service: Service) => void;

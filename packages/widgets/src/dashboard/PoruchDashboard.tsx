@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Service, Vacancy } from '@poruch/core';
-import { categoryLabelKey, countryNameKey } from '@poruch/core/lite';
+import { type Api, categoryLabelKey, countryNameKey, createApi } from '@poruch/core/lite';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useWidget, WidgetContext } from '../shared/WidgetContext.js';
 import { categoryMessages } from '../shared/messages/categoryMessages.js';
@@ -15,7 +15,6 @@ import { serviceProfileMessages } from '../shared/messages/serviceProfileMessage
 import { successMessages } from '../shared/messages/successMessages.js';
 import { vacanciesMessages } from '../shared/messages/vacanciesMessages.js';
 import { validationMessages } from '../shared/messages/validationMessages.js';
-import type { WidgetApi } from '../shared/createWidgetApi.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import { useConnector } from '../useConnector.js';
 import { baseStyles } from '../ui/baseStyles.js';
@@ -23,7 +22,6 @@ import { UI_PARTS } from '../ui/parts.js';
 import { StatusMessage } from '../ui/StatusMessage.js';
 import { AddServiceForm } from './AddServiceForm.js';
 import { createDashboard, type Dashboard } from './createDashboard.js';
-import { createCredentialedApi } from './credentialedApi.js';
 import { dashboardMessages } from './dashboardMessages.js';
 import { dashboardStyles } from './styles.js';
 import { ConfirmButton } from './ConfirmButton.js';
@@ -48,7 +46,7 @@ export interface PoruchDashboardProps extends WidgetBaseProps {
    * The API client (React only). Defaults to one at `apiBase` that sends the session cookie and
    * the `x-xsrf-token` header.
    */
-  api?: WidgetApi;
+  api?: Api;
   /** Extra actions on each service card, e.g. the host's own edit link (React only). */
   renderServiceActions?: (service: Service) => ReactNode;
   /** Asks before a deletion (React only), e.g. the host's dialog. Defaults to asking in place. */
@@ -122,14 +120,15 @@ export function PoruchDashboard(props: PoruchDashboardProps) {
 function DashboardRoot(props: {
   view: DashboardView;
   serviceId: string | undefined;
-  api: WidgetApi | undefined;
+  api: Api | undefined;
 }) {
   const ctx = useWidget();
   const injected = props.api;
   const value = useMemo(
     () => ({
       ...ctx,
-      api: injected ?? createCredentialedApi(ctx.siteBase),
+      // The site's own origin: the session cookie goes with every call, and so does x-xsrf-token.
+      api: injected ?? createApi({ baseUrl: ctx.siteBase, credentials: 'include' }),
     }),
     [ctx, injected],
   );

@@ -1,7 +1,6 @@
 import type { Service, Vacancy, VacancyInput } from '@poruch/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { WidgetApi } from '../shared/createWidgetApi.js';
-import { isAbort, isWidgetError } from '../shared/WidgetError.js';
+import { type Api, isAbort, isApiError } from '@poruch/core/lite';
 
 export interface DashboardState {
   status: 'loading' | 'ready' | 'error' | 'logged-out';
@@ -39,7 +38,7 @@ export interface Dashboard {
  * or hide from the map, and each service's vacancies (add, edit, open toggle, delete). All
  * calls go through the credentialed client; a 401 means "log in on the site".
  */
-export function createDashboard(api: WidgetApi): Dashboard {
+export function createDashboard(api: Api): Dashboard {
   const store = createStore<DashboardState>(() => ({
     status: 'loading',
     services: [],
@@ -80,7 +79,7 @@ export function createDashboard(api: WidgetApi): Dashboard {
         store.setState({ status: 'ready', services });
       } catch (e) {
         if (signal.aborted || isAbort(e)) return;
-        const loggedOut = isWidgetError(e) && (e.status === 401 || e.status === 403);
+        const loggedOut = isApiError(e) && (e.status === 401 || e.status === 403);
         store.setState({ status: loggedOut ? 'logged-out' : 'error', error: loggedOut ? null : e });
       }
     },
@@ -102,7 +101,7 @@ export function createDashboard(api: WidgetApi): Dashboard {
         if (alone) store.setState({ status: 'ready' });
       } catch (e) {
         if (signal.aborted || isAbort(e)) return;
-        const loggedOut = alone && isWidgetError(e) && (e.status === 401 || e.status === 403);
+        const loggedOut = alone && isApiError(e) && (e.status === 401 || e.status === 403);
         if (loggedOut) store.setState({ status: 'logged-out', error: null });
         else store.setState({ error: e, ...(alone ? { status: 'error' as const } : {}) });
       }

@@ -1,7 +1,6 @@
 import type { FieldError, GeocodeResult, AddressDetails, Service } from '@poruch/core';
 import { createStore } from 'zustand/vanilla';
-import type { WidgetApi } from '../shared/createWidgetApi.js';
-import { isAbort, isWidgetError } from '../shared/WidgetError.js';
+import { type Api, isAbort, isApiError } from '@poruch/core/lite';
 import { serverFieldErrors } from '../report/createReportForm.js';
 import {
   addressErrorsBeforeSubmit,
@@ -28,7 +27,7 @@ export interface ServiceFormState {
  * the server's schema, the address check through `GET geocode` (wrong address, ambiguous with
  * options to pick, one match), the confirmation checkbox, and `POST my/services`.
  */
-export function createServiceForm(api: WidgetApi) {
+export function createServiceForm(api: Api) {
   const store = createStore<ServiceFormState>(() => ({
     values: emptyServiceValues(),
     geocode: 'idle',
@@ -127,7 +126,7 @@ export function createServiceForm(api: WidgetApi) {
         store.setState({
           sending: false,
           error: e,
-          fieldErrors: isWidgetError(e) ? serverFieldErrors(e.body) : [],
+          fieldErrors: isApiError(e) ? serverFieldErrors(e.body) : [],
         });
         return null;
       }

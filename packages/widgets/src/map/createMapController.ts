@@ -1,14 +1,13 @@
 import * as L from 'leaflet';
 import type { MapCluster, MapPoint, MapResult } from '@poruch/core';
 import { feature } from 'topojson-client';
-import type { WidgetApi } from '../shared/createWidgetApi.js';
-import { isAbort } from '../shared/WidgetError.js';
+import { type Api, isAbort } from '@poruch/core/lite';
 import { filterQuery, type LatLng, type ServiceFilters } from './filters.js';
 import { WORLD } from './worldTopology.js';
 
 export interface MapControllerOptions {
   /** The API client the map's clusters come from. */
-  api: WidgetApi;
+  api: Api;
   /** Where the map starts. Defaults to central Europe. */
   center?: LatLng;
   /** The starting zoom. Defaults to 4. */

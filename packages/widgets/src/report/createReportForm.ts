@@ -6,8 +6,7 @@ import {
   type ReportReason,
 } from '@poruch/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { WidgetApi } from '../shared/createWidgetApi.js';
-import { isWidgetError } from '../shared/WidgetError.js';
+import { type Api, isApiError } from '@poruch/core/lite';
 
 export type ReportFormStatus = 'editing' | 'sending' | 'sent';
 
@@ -18,7 +17,7 @@ export interface ReportFormState {
   status: ReportFormStatus;
   /** Broken rules, from core's reportInputSchema here or from the server's answer. */
   fieldErrors: FieldError[];
-  /** The failure of the last send (a WidgetError), or null. What was typed stays. */
+  /** The failure of the last send (an ApiError), or null. What was typed stays. */
   error: unknown;
   /** Id of the stored report once sent. */
   reportId: string | null;
@@ -41,7 +40,7 @@ export interface ReportForm {
 
 export interface ReportFormOptions {
   /** The widget's API client (public: no cookies). */
-  api: WidgetApi;
+  api: Api;
   /** The reported service. */
   serviceId: string;
 }
@@ -104,7 +103,7 @@ export function createReportForm(options: ReportFormOptions): ReportForm {
         return answer.id;
       } catch (e) {
         if (controller.signal.aborted) return null;
-        const fields = isWidgetError(e) ? serverFieldErrors(e.body) : [];
+        const fields = isApiError(e) ? serverFieldErrors(e.body) : [];
         store.setState({ status: 'editing', error: e, fieldErrors: fields });
         return null;
       }

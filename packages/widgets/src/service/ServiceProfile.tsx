@@ -8,10 +8,9 @@ import {
   type ReactNode,
 } from 'react';
 import type { ServiceProfile as Profile } from '@poruch/core';
-import { categoryLabelKey, countryNameKey, sameOriginPath } from '@poruch/core/lite';
+import { categoryLabelKey, countryNameKey, isApiError, sameOriginPath } from '@poruch/core/lite';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useWidgetResource } from '../shared/useWidgetResource.js';
-import { isWidgetError } from '../shared/WidgetError.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { useConnector } from '../useConnector.js';
 import { Flag } from '../ui/Flag.js';
@@ -72,7 +71,7 @@ export function ServiceProfile({
   return (
     <div className="profile" part="profile">
       <BackLink serviceId={serviceId} href={backHref} onNavigate={onNavigate} />
-      {isWidgetError(error) && error.status === 404 ? (
+      {isApiError(error) && error.status === 404 ? (
         <StatusMessage kind="error" text={t('service_profile.not_found')} />
       ) : error ? (
         <ErrorState error={error} onRetry={reload} />

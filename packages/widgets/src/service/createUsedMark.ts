@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { WidgetApi } from '../shared/createWidgetApi.js';
+import type { Api } from '@poruch/core/lite';
 import { getBrowserId, hasMarkedUsed, rememberMarkedUsed } from './browserId.js';
 
 export interface UsedMarkState {
@@ -23,7 +23,7 @@ export interface UsedMark {
  * "I have used this service": `POST services/:id/used` anonymously with this browser's random
  * id, counted once per browser by the server.
  */
-export function createUsedMark(api: WidgetApi, serviceId: string, count: number): UsedMark {
+export function createUsedMark(api: Api, serviceId: string, count: number): UsedMark {
   const store = createStore<UsedMarkState>(() => ({
     count,
     marked: hasMarkedUsed(serviceId),

@@ -1,8 +1,8 @@
-import { isWidgetError } from './WidgetError.js';
+import { isApiError, UNKNOWN_ERROR_KEY } from '@poruch/core/lite';
 import { useWidget } from './WidgetContext.js';
 
 export interface ErrorStateProps {
-  /** The failure: a WidgetError's key picks the message, anything else says `unknown_error`. */
+  /** The failure: an ApiError's key picks the message, anything else says `unknown_error`. */
   error: unknown;
   /** Called by the retry button; no button without it. */
   onRetry?: () => void;
@@ -14,7 +14,7 @@ export interface ErrorStateProps {
  */
 export function ErrorState({ error, onRetry }: ErrorStateProps) {
   const { t } = useWidget();
-  const key = isWidgetError(error) ? error.key : 'unknown_error';
+  const key = isApiError(error) ? error.key : UNKNOWN_ERROR_KEY;
   return (
     <div className="poruch-error" part="error" role="alert">
       <strong>{t('widget.error_title')}</strong>

@@ -1,14 +1,14 @@
 import { createContext, useContext } from 'react';
 import type { LocaleCode, Translate } from '@poruch/core';
-import type { WidgetApi } from './createWidgetApi.js';
+import type { Api } from '@poruch/core/lite';
 
 /** What a widget's state attribute says: `state="loading|ready|error"`. */
 export type WidgetState = 'loading' | 'ready' | 'error';
 
 /** What every widget component gets from {@link useWidget}. */
 export interface WidgetContextValue {
-  /** The API client: public calls without credentials, at `api-base`. */
-  api: WidgetApi;
+  /** Core's API client: public calls without credentials, at `api-base`. */
+  api: Api;
   /** Translates a key in the widget's language. */
   t: Translate;
   /** The widget's language (`ua` or `en_GB`). */

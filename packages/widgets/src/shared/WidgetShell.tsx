@@ -8,9 +8,8 @@ import {
   type ReactNode,
 } from 'react';
 import root from 'react-shadow';
-import { missingTranslation } from '@poruch/core/lite';
+import { createApi, missingTranslation } from '@poruch/core/lite';
 import { emit as emitEvent } from '../emit.js';
-import { createWidgetApi } from './createWidgetApi.js';
 import { ENGLISH } from './english.js';
 import { loadWidgetI18n, loadedWidgetI18n, type WidgetI18n } from './createWidgetI18n.js';
 import type { Messages } from './messages.js';
@@ -146,7 +145,12 @@ export function WidgetShell(props: WidgetShellProps) {
   if (!current) loadWidgetI18n(lang, messages, chunk).catch(() => undefined);
   const readCredentials = props.readCredentials;
   const api = useMemo(
-    () => createWidgetApi({ apiBase, ...(readCredentials ? { readCredentials } : {}) }),
+    () =>
+      createApi({
+        baseUrl: apiBase,
+        credentials: 'omit',
+        ...(readCredentials ? { readCredentials } : {}),
+      }),
     [apiBase, readCredentials],
   );
 

@@ -53,12 +53,11 @@
  * 4. The tag in {@link WIDGET_TAGS} and `HTMLElementTagNameMap` (shared/tags.ts); the
  *    component and element in `src/index.ts`; a section in docs/embedding.md.
  *
- * Do not use core's `createApiClient` or `createI18n` in a widget: they bring ky, zod,
- * i18next and every translation (about 130 KB gzip). {@link createWidgetApi} and
- * {@link loadWidgetI18n} keep their rules at a fraction of the size.
+ * The API client is core's `createApi` (`@poruch/core/lite`: fetch, no zod), the same one the
+ * site's `createApiClient` is built on; failures are core's `ApiError`. Do not use
+ * `createApiClient` or `createI18n` in a widget: they bring the toast store, i18next and every
+ * translation. {@link loadWidgetI18n} keeps the i18n rules at a fraction of the size.
  */
-export { createWidgetApi } from './createWidgetApi.js';
-export type { WidgetApi, WidgetApiOptions, CallOptions, Query } from './createWidgetApi.js';
 export { loadWidgetI18n, loadedWidgetI18n } from './createWidgetI18n.js';
 export type { WidgetI18n } from './createWidgetI18n.js';
 export * from './messages.js';
@@ -73,13 +72,5 @@ export { HOST_STYLES, SHELL_STYLES, THEME_DEFAULTS, themeVar } from './theme.js'
 export { useWidgetResource } from './useWidgetResource.js';
 export { WidgetContext, useWidget } from './WidgetContext.js';
 export type { WidgetContextValue, WidgetState } from './WidgetContext.js';
-export {
-  NETWORK_ERROR,
-  TIMEOUT_ERROR,
-  UNKNOWN_ERROR,
-  WidgetError,
-  isAbort,
-  isWidgetError,
-} from './WidgetError.js';
 export { WidgetShell, setDefaultApiBase } from './WidgetShell.js';
 export type { WidgetBaseProps, WidgetShellProps } from './WidgetShell.js';

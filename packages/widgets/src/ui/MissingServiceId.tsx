@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useWidget } from '../shared/WidgetContext.js';
-import { WidgetError } from '../shared/WidgetError.js';
+import { ApiError } from '@poruch/core/lite';
 import { warnOnce } from '../warnOnce.js';
 
 /**
@@ -14,5 +14,5 @@ export function MissingServiceId({ tag }: { tag: string }) {
     warnOnce(`<${tag}> needs a service-id attribute.`);
     setState('error');
   }, [tag, setState]);
-  return <ErrorState error={new WidgetError(0, 'resource_was_not_found')} />;
+  return <ErrorState error={new ApiError(0, 'resource_was_not_found')} />;
 }

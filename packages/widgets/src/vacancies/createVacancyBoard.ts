@@ -1,7 +1,6 @@
 import type { CategoryFilter, Experience, VacancyPage } from '@poruch/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Query, WidgetApi } from '../shared/createWidgetApi.js';
-import { isAbort } from '../shared/WidgetError.js';
+import { type Api, isAbort, type Query } from '@poruch/core/lite';
 
 /** The experience filter: one of the experience levels, or `all` for no filter. */
 export type ExperienceFilter = Experience | 'all';
@@ -18,7 +17,7 @@ export interface VacancyFilters {
 
 export interface VacancyBoardOptions {
   /** The widget's API client, to call `GET vacancies` with. */
-  api: WidgetApi;
+  api: Api;
   /** Show one partner's vacancies only (the partner embed). Defaults to every service. */
   serviceId?: string | undefined;
   /** Two-letter country code of the services. Defaults to every country. */
@@ -43,7 +42,7 @@ export interface VacancyBoardState {
   /** The current page's vacancies; kept while the next page loads. */
   items: VacancyPage['items'];
   total: number;
-  /** The failure of the last load (a WidgetError), or null. */
+  /** The failure of the last load (an ApiError), or null. */
   error: unknown;
 }
 

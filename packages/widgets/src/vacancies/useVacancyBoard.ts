@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { CategoryFilter } from '@poruch/core';
-import type { WidgetApi } from '../shared/createWidgetApi.js';
+import type { Api } from '@poruch/core/lite';
 import { useStore } from 'zustand';
 import {
   createVacancyBoard,
@@ -10,7 +10,7 @@ import {
 } from './createVacancyBoard.js';
 
 export interface UseVacancyBoardOptions {
-  api: WidgetApi;
+  api: Api;
   serviceId?: string | undefined;
   country?: string | undefined;
   category?: CategoryFilter | undefined;

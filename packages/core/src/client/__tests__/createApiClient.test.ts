@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
+  createApi,
   createApiClient,
   createI18n,
   createToastStore,
@@ -119,6 +120,19 @@ const routes: Record<string, Handler> = {
       'Not Found',
     ),
   'GET /api/v1/wrong-shape': (_q, _b, res) => json(res, 200, { status: 'yes' }),
+  'GET /api/v1/not-json': (_q, _b, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<html></html>');
+  },
+  'GET /api/v1/empty': (_q, _b, res) => {
+    res.writeHead(204);
+    res.end();
+  },
+  /** Answers after `?ms=` milliseconds. */
+  'GET /api/v1/slow': (q, _b, res) => {
+    const ms = Number(new URL(q.url!, 'http://x').searchParams.get('ms'));
+    setTimeout(() => json(res, 200, { status: true }), ms);
+  },
 };
 
 let server: Server;
@@ -220,14 +234,33 @@ describe('paths', () => {
     expect(last()).toMatchObject({ method: 'GET', url: '/api/v1/account/export' });
   });
 
-  it('url() and request() for other calls, with query parameters', async () => {
+  it('url(), get() and send() for other calls, with query parameters', async () => {
     const { api } = client();
     expect(api.url('services/1')).toBe(`${base}/api/v1/services/1`);
     expect(api.url('/env', { root: true })).toBe(`${base}/env`);
+    expect(api.url('services', { query: { q: 'a b', country: '', page: 2, x: undefined } })).toBe(
+      `${base}/api/v1/services?q=a+b&page=2`,
+    );
     await expect(
-      api.request('GET', 'auth/check', { searchParams: { q: 'київ', page: 2 } }),
-    ).resolves.toBeUndefined();
+      api.get('auth/check', { query: { q: 'київ', page: 2, online: null } }),
+    ).resolves.toEqual({ status: true, account });
     expect(last().url).toBe(`/api/v1/auth/check?q=${encodeURIComponent('київ')}&page=2`);
+    await api.get('auth/check', {
+      query: new URLSearchParams([
+        ['c', 'PL'],
+        ['c', 'CZ'],
+      ]),
+    });
+    expect(last().url).toBe('/api/v1/auth/check?c=PL&c=CZ');
+    await expect(api.send('DELETE', 'account')).resolves.toEqual({ status: true });
+    expect(last()).toMatchObject({ method: 'DELETE', url: '/api/v1/account', body: '' });
+    expect(last().headers['content-type']).toBeUndefined();
+  });
+
+  it('answers are typed, not parsed: the JSON as sent, undefined when empty', async () => {
+    const { api } = client();
+    await expect(api.get('wrong-shape')).resolves.toEqual({ status: 'yes' });
+    await expect(api.get('empty')).resolves.toBeUndefined();
   });
 });
 
@@ -256,6 +289,44 @@ describe('anti-forgery header', () => {
     await api.resetPassword({ email: 'a@b.co' });
     expect(last().headers['x-xsrf-token']).toBeUndefined();
   });
+
+  it('is left out when no cookies go with the call (a widget on a foreign page)', async () => {
+    const { api } = client({ credentials: 'omit' });
+    await api.resetPassword({ email: 'a@b.co' });
+    expect(last().headers['x-xsrf-token']).toBeUndefined();
+    expect(JSON.parse(last().body)).toEqual({ email: 'a@b.co' });
+  });
+});
+
+describe('credentials', () => {
+  /** The credentials mode of each fetch the client makes (the real fetch still runs). */
+  function recording(options: ApiClientOptions) {
+    const modes: string[] = [];
+    const { api } = client({
+      ...options,
+      fetch: (input, init) => {
+        modes.push(`${init?.method} ${init?.credentials}`);
+        return fetch(input, init);
+      },
+    });
+    return { api, modes };
+  }
+
+  it('same-origin by default; a GET sends no header at all (no CORS preflight)', async () => {
+    const { api, modes } = recording({});
+    await api.authCheck();
+    await api.resetPassword({ email: 'a@b.co' });
+    expect(modes).toEqual(['GET same-origin', 'POST same-origin']);
+    expect(seen[0]!.headers['content-type']).toBeUndefined();
+    expect(seen[0]!.headers['x-xsrf-token']).toBeUndefined();
+  });
+
+  it('readCredentials applies to GETs only', async () => {
+    const { api, modes } = recording({ credentials: 'omit', readCredentials: 'same-origin' });
+    await api.authCheck();
+    await api.resetPassword({ email: 'a@b.co' });
+    expect(modes).toEqual(['GET same-origin', 'POST omit']);
+  });
 });
 
 describe('errors', () => {
@@ -263,11 +334,7 @@ describe('errors', () => {
     const { api, toasts } = client();
     const error = await api.login({ email: 'a@b.co', password: 'wrong' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({
-      status: 401,
-      key: 'wrong_user_or_password',
-      summary: 'Wrong e-mail or password',
-    });
+    expect(error).toMatchObject({ status: 401, key: 'wrong_user_or_password' });
     expect(toasts.getState().toasts).toMatchObject([
       { severity: 'error', summary: 'Wrong e-mail or password' },
     ]);
@@ -275,16 +342,15 @@ describe('errors', () => {
 
   it('without a catalogue body the status text gives the key; the detail comes from error.message', async () => {
     const { api, toasts } = client();
-    await expect(api.request('GET', 'broken')).rejects.toMatchObject({
+    await expect(api.get('broken')).rejects.toMatchObject({
       status: 500,
       key: 'internal_server_error',
     });
-    await expect(api.request('GET', 'detail')).rejects.toMatchObject({
+    await expect(api.get('detail')).rejects.toMatchObject({
       key: 'not_found',
-      summary: 'Request not found',
-      detail: 'Contact the administrator',
+      detailKey: 'resource_was_not_found',
     });
-    await expect(api.request('GET', 'no/such/route')).rejects.toMatchObject({
+    await expect(api.get('no/such/route')).rejects.toMatchObject({
       status: 404,
       key: 'not_found',
     });
@@ -295,78 +361,103 @@ describe('errors', () => {
     ]);
   });
 
-  it('auth/check never raises a toast; silent calls neither', async () => {
+  it('auth/check and /env never raise a toast; silent calls neither', async () => {
     checkFails = true;
     const { api, toasts } = client();
     await expect(api.authCheck()).rejects.toMatchObject({
       status: 500,
       key: 'internal_server_error',
     });
-    await expect(api.request('GET', 'auth/check')).rejects.toBeInstanceOf(ApiError);
-    await expect(api.request('GET', 'broken', { silent: true })).rejects.toBeInstanceOf(ApiError);
-    await expect(api.ky.get('auth/check')).rejects.toThrow();
+    await expect(api.get('auth/check')).rejects.toBeInstanceOf(ApiError);
+    await expect(api.get('/auth/check')).rejects.toBeInstanceOf(ApiError);
+    await expect(api.get('broken', { silent: true })).rejects.toBeInstanceOf(ApiError);
+    const offline = client({ baseUrl: 'http://127.0.0.1:1' });
+    await expect(offline.api.getEnv()).rejects.toMatchObject({ key: 'network_error' });
     expect(toasts.getState().toasts).toEqual([]);
-  });
-
-  it('failures through the raw ky instance toast too', async () => {
-    const { api, toasts } = client();
-    await expect(api.ky.get('broken')).rejects.toThrow();
-    expect(toasts.getState().toasts).toHaveLength(1);
+    expect(offline.toasts.getState().toasts).toEqual([]);
   });
 
   it('onError replaces the toast', async () => {
     const reported: ApiError[] = [];
     const { api, toasts } = client({ onError: (e) => reported.push(e) });
-    await expect(api.request('GET', 'broken')).rejects.toBeInstanceOf(ApiError);
+    await expect(api.get('broken')).rejects.toBeInstanceOf(ApiError);
     expect(reported.map((e) => e.key)).toEqual(['internal_server_error']);
     expect(toasts.getState().toasts).toEqual([]);
   });
 
   it('no answer at all is a network_error with status 0', async () => {
     const { api, toasts } = client({ baseUrl: 'http://127.0.0.1:1' });
-    await expect(api.getEnv()).rejects.toMatchObject({ status: 0, key: 'network_error' });
+    await expect(api.logout()).rejects.toMatchObject({ status: 0, key: 'network_error' });
     expect(toasts.getState().toasts[0]?.summary).toMatch(/No connection/);
   });
 
-  it('an answer of the wrong shape is an unknown_error', async () => {
-    const { api } = client();
-    const { authCheckSchema } = await import('../../index.js');
-    await expect(
-      api.request('GET', 'wrong-shape', { schema: authCheckSchema }),
-    ).rejects.toMatchObject({
-      key: 'unknown_error',
+  it('a call that runs out of time is a request_timeout with status 0', async () => {
+    const { api, toasts } = client({ timeout: 50 });
+    await expect(api.get('slow', { query: { ms: 1000 } })).rejects.toMatchObject({
+      status: 0,
+      key: 'request_timeout',
     });
+    expect(toasts.getState().toasts).toHaveLength(1);
+    // In time, the same call answers.
+    await expect(api.get('slow', { query: { ms: 0 } })).resolves.toEqual({ status: true });
   });
 
-  it('loadSchema: the schema is loaded with the answer and checks it like schema does', async () => {
-    const { api } = client();
-    let loads = 0;
-    const loadSchema = async () => {
-      loads++;
-      return (await import('../../schemas/index.js')).authCheckSchema;
-    };
-    await expect(api.request('GET', 'wrong-shape', { loadSchema })).rejects.toMatchObject({
-      key: 'unknown_error',
+  it("the caller's abort rejects with the AbortError itself and shows no toast", async () => {
+    const { api, toasts } = client();
+    const controller = new AbortController();
+    const call = api.get('slow', { query: { ms: 1000 }, signal: controller.signal });
+    controller.abort();
+    const error = await call.catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    // Aborted before it starts: the same.
+    await expect(api.get('auth/check', { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
     });
-    await expect(api.request('GET', 'auth/check', { loadSchema })).resolves.toEqual({
-      status: true,
-      account,
-    });
-    expect(loads).toBe(2);
-    // Without a schema of either kind nothing is loaded or parsed.
-    await expect(api.request('GET', 'wrong-shape')).resolves.toBeUndefined();
+    expect(toasts.getState().toasts).toEqual([]);
+  });
+
+  it('an answer that is not JSON is an unknown_error', async () => {
+    const { api, toasts } = client();
+    await expect(api.get('not-json')).rejects.toMatchObject({ status: 200, key: 'unknown_error' });
+    expect(toasts.getState().toasts).toHaveLength(1);
+  });
+});
+
+describe('one table of error keys', () => {
+  it("the widgets' client (no cookies, no toasts) and the site's give the same key", async () => {
+    // The widgets' configuration, as WidgetShell makes it.
+    const widget = createApi({ baseUrl: base, credentials: 'omit' });
+    const { api: site, toasts } = client();
+    const cases: Array<[string, string]> = [
+      ['broken', 'internal_server_error'],
+      ['detail', 'not_found'],
+      ['no/such/route', 'not_found'],
+      ['not-json', 'unknown_error'],
+    ];
+    for (const [path, key] of cases) {
+      const fromWidget = await widget.get(path).catch((e: unknown) => e);
+      const fromSite = await site.get(path).catch((e: unknown) => e);
+      expect(fromWidget, path).toBeInstanceOf(ApiError);
+      expect(fromWidget, path).toMatchObject({ key, status: (fromSite as ApiError).status });
+      expect(fromSite, path).toMatchObject({ key });
+    }
+    expect(toasts.getState().toasts.map((x) => x.summary)).toEqual(
+      cases.map(([, key]) => t(`error.${key}`)),
+    );
   });
 });
 
 describe('no zod on the first screen', () => {
-  it("the client's and ApiError's static imports reach no zod and no schema module", async () => {
+  it("the clients' and ApiError's static imports reach no zod and no schema module", async () => {
     const { readFile } = await import('node:fs/promises');
     const { fileURLToPath } = await import('node:url');
     const staticImports = async (file: string) => {
       const text = await readFile(fileURLToPath(new URL(file, import.meta.url)), 'utf8');
       return [...text.matchAll(/^import (?!type )[^;]*? from '([^']+)'/gms)].map((m) => m[1]);
     };
-    for (const file of ['../createApiClient.ts', '../ApiError.ts', '../../stores/authStore.ts']) {
+    const files = ['../createApi.ts', '../createApiClient.ts', '../ApiError.ts'];
+    for (const file of [...files, '../../stores/authStore.ts']) {
       const imports = await staticImports(file);
       expect(imports.length, file).toBeGreaterThan(0);
       expect(

@@ -1,66 +1,45 @@
-import {
-  adminCreatedSchema,
-  adminServiceSchema,
-  campaignSchema,
-  pageOf,
-  reportPageSchema,
-  reportSchema,
-  type AdminCreate,
-  type ApiClient,
-  type CampaignInput,
-  type ReportStatus,
+import type {
+  AdminCreate,
+  AdminCreated,
+  AdminService,
+  ApiClient,
+  Campaign,
+  CampaignInput,
+  Report,
+  ReportPage,
+  ReportStatus,
+  ServicePage,
 } from '@poruch/core';
 
-const servicePage = pageOf(adminServiceSchema);
-/** `{ count }` of `POST admin/campaigns/recipients` (zod is reached through core's schemas). */
-const recipientCount = campaignSchema.pick({}).extend({ count: campaignSchema.shape.queued });
+/** A page of `GET admin/services`: administrators see every status and the owner. */
+type AdminServicePage = Omit<ServicePage, 'items'> & { items: AdminService[] };
 
 /** The administrators' calls (`admin/…`). */
 export function adminApi(api: ApiClient) {
   return {
     services: (query: Record<string, string>, signal?: AbortSignal) =>
-      api.request('GET', 'admin/services', {
-        searchParams: query,
-        schema: servicePage,
-        ...(signal ? { signal } : {}),
-      }),
+      api.get<AdminServicePage>('admin/services', { query, ...(signal ? { signal } : {}) }),
     service: (id: string, signal?: AbortSignal) =>
-      api.request('GET', `admin/services/${id}`, {
-        schema: adminServiceSchema,
-        ...(signal ? { signal } : {}),
-      }),
-    approve: (id: string) =>
-      api.request('POST', `admin/services/${id}/approve`, { schema: adminServiceSchema }),
+      api.get<AdminService>(`admin/services/${id}`, signal ? { signal } : {}),
+    approve: (id: string) => api.send<AdminService>('POST', `admin/services/${id}/approve`),
     decline: (id: string, reason: string) =>
-      api.request('POST', `admin/services/${id}/decline`, {
-        json: { reason },
-        schema: adminServiceSchema,
-      }),
+      api.send<AdminService>('POST', `admin/services/${id}/decline`, { reason }),
     setPartner: (id: string, isPartner: boolean) =>
-      api.request('PUT', `admin/services/${id}/partner`, {
-        json: { isPartner },
-        schema: adminServiceSchema,
-      }),
+      api.send<AdminService>('PUT', `admin/services/${id}/partner`, { isPartner }),
     reports: (status: ReportStatus | '', page: number, signal?: AbortSignal) =>
-      api.request('GET', 'admin/reports', {
-        searchParams: { ...(status ? { status } : {}), page },
-        schema: reportPageSchema,
+      api.get<ReportPage>('admin/reports', {
+        query: { ...(status ? { status } : {}), page },
         ...(signal ? { signal } : {}),
       }),
-    resolveReport: (id: string) =>
-      api.request('POST', `admin/reports/${id}/resolve`, { schema: reportSchema }),
+    resolveReport: (id: string) => api.send<Report>('POST', `admin/reports/${id}/resolve`),
     recipients: (input: Pick<CampaignInput, 'statuses' | 'categories'>, signal?: AbortSignal) =>
-      api.request('POST', 'admin/campaigns/recipients', {
-        json: input,
-        schema: recipientCount,
+      api.send<{ count: number }>('POST', 'admin/campaigns/recipients', input, {
         silent: true,
         ...(signal ? { signal } : {}),
       }),
-    sendCampaign: (input: CampaignInput) =>
-      api.request('POST', 'admin/campaigns', { json: input, schema: campaignSchema }),
-    campaign: (id: string) =>
-      api.request('GET', `admin/campaigns/${id}`, { schema: campaignSchema }),
+    sendCampaign: (input: CampaignInput) => api.send<Campaign>('POST', 'admin/campaigns', input),
+    campaign: (id: string) => api.get<Campaign>(`admin/campaigns/${id}`),
     addAdministrator: (input: AdminCreate) =>
-      api.request('POST', 'admin/administrators', { json: input, schema: adminCreatedSchema }),
+      api.send<AdminCreated>('POST', 'admin/administrators', input),
   };
 }

@@ -28,7 +28,7 @@ function Login() {
     // On success the app goes to `back` or /dashboard.
     await form.run(() => auth.getState().login(credentials), {
       onError: (err) => {
-        if (isApiError(err)) setFailed(err.summary);
+        if (isApiError(err)) setFailed(t(`error.${err.key}`));
       },
     });
   };

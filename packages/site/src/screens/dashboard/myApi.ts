@@ -1,6 +1,4 @@
-import { serviceSchema, type ApiClient, type ServiceInput } from '@poruch/core';
-
-const services = serviceSchema.array();
+import type { ApiClient, Service, ServiceInput } from '@poruch/core';
 
 /**
  * The partner's calls the site's service form makes (`my/…`); the lists, the map switch, the
@@ -8,11 +6,9 @@ const services = serviceSchema.array();
  */
 export function myApi(api: ApiClient) {
   return {
-    services: (signal?: AbortSignal) =>
-      api.request('GET', 'my/services', { schema: services, ...(signal ? { signal } : {}) }),
-    createService: (input: ServiceInput) =>
-      api.request('POST', 'my/services', { json: input, schema: serviceSchema }),
+    services: (signal?: AbortSignal) => api.get<Service[]>('my/services', signal ? { signal } : {}),
+    createService: (input: ServiceInput) => api.send<Service>('POST', 'my/services', input),
     updateService: (id: string, input: ServiceInput) =>
-      api.request('PUT', `my/services/${id}`, { json: input, schema: serviceSchema }),
+      api.send<Service>('PUT', `my/services/${id}`, input),
   };
 }

@@ -14,7 +14,7 @@ export default function UnsubscribeScreen() {
       if (!token) return false;
       try {
         // Silent: a failure is this page's own message, not an error toast.
-        await api.request('POST', 'unsubscribe', { json: { token }, silent: true, signal });
+        await api.send('POST', 'unsubscribe', { token }, { silent: true, signal });
         return true;
       } catch (e) {
         if (signal.aborted) throw e;
