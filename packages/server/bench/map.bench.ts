@@ -8,11 +8,21 @@
  * unfiltered index (first request) and of one filtered index, map p50/p95 over HTTP at zooms 3,
  * 8 and 14 (random 1280×800 viewports centred on random visible services, so around populated
  * areas), and requests/s at 50 connections with autocannon for the map and for /healthz (the
- * ceiling) against the same server. Prints a Markdown table for docs/performance.md.
+ * ceiling) against the same server, and how soon a write made through another instance (straight
+ * SQL and a version bump, as another server process does) shows on the map (target: under 3 s).
+ * Prints a Markdown table for docs/performance.md.
  */
 import os from 'node:os';
 import { openDatabase, type Database } from '../src/db/index.js';
-import { MapIndex, readServices, readVersion, toFeature } from '../src/map/index.js';
+import { eq } from 'drizzle-orm';
+import { services } from '../src/db/schema.js';
+import {
+  MapIndex,
+  bumpMapVersion,
+  readServices,
+  readVersion,
+  toFeature,
+} from '../src/map/index.js';
 import { Random } from '../src/seed/random.js';
 import { seedSynthetic } from '../src/seed/synthetic.js';
 import { benchArgs, cannon, pct, onPostgres, serveApp } from './common.js';
@@ -71,6 +81,7 @@ interface Result {
   rpsMap: number;
   rpsHealth: number;
   latencyMapP99: number;
+  staleMs: number;
 }
 
 async function benchOne(kind: string, database: Database): Promise<Result> {
@@ -159,6 +170,21 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
     console.error(`[${kind}] autocannon /healthz…`);
     const healthRun = await cannon(DURATION, { url: `${base}/healthz` });
 
+    // A write through another instance: this one's cache is not told, only the version changes.
+    const world = 'bbox=-180,-85,180,85&zoom=0';
+    const seenBefore = JSON.stringify(await get(world));
+    await db
+      .update(services)
+      .set({ showOnMap: false, updatedAt: new Date() })
+      .where(eq(services.id, rows[0]!.id));
+    await bumpMapVersion(db);
+    const [, staleMs] = await timed(async () => {
+      const deadline = performance.now() + 30_000;
+      while (JSON.stringify(await get(world)) === seenBefore && performance.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    });
+
     return {
       kind,
       seedMs,
@@ -173,6 +199,7 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
       rpsMap: mapRun.requests.average,
       rpsHealth: healthRun.requests.average,
       latencyMapP99: mapRun.latency.p99,
+      staleMs,
     };
   } finally {
     await close(); // closes the database too
@@ -226,5 +253,8 @@ console.log(
 );
 console.log(row('/healthz req/s at 50 connections (ceiling)', (r) => r.rpsHealth.toFixed(0)));
 console.log(row('map / ceiling', (r) => `${((100 * r.rpsMap) / r.rpsHealth).toFixed(0)} %`));
+console.log(
+  row('write through another instance on the map after (target < 3 s)', (r) => ms(r.staleMs)),
+);
 console.log('\n' + JSON.stringify(results));
 process.exit(0);
