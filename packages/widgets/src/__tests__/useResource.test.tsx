@@ -41,20 +41,30 @@ function harness() {
 /** Lets the settled promises' callbacks run and React re-render. */
 const settle = () => act(() => Promise.resolve());
 
+/** Ends a load with its answer, then lets React render what follows. */
+async function answer(call: Call | undefined, value: string) {
+  call!.resolve(value);
+  await settle();
+}
+
+/** Ends a load with a failure, then lets React render what follows. */
+async function fail(call: Call | undefined, error: unknown) {
+  call!.reject(error);
+  await settle();
+}
+
 describe('useResource', () => {
   it('loads, then keeps the data on screen while a reload runs', async () => {
     const { calls, render, last } = harness();
     render('a');
     expect(last()).toMatchObject({ status: 'loading', data: undefined, error: undefined });
-    calls[0]!.resolve('A1');
-    await settle();
+    await answer(calls[0], 'A1');
     expect(last()).toMatchObject({ status: 'ready', data: 'A1' });
 
     act(() => last().reload());
     expect(calls).toHaveLength(2);
     expect(last()).toMatchObject({ status: 'loading', data: 'A1' });
-    calls[1]!.resolve('A2');
-    await settle();
+    await answer(calls[1], 'A2');
     expect(last()).toMatchObject({ status: 'ready', data: 'A2' });
   });
 
@@ -66,10 +76,8 @@ describe('useResource', () => {
     expect(calls[0]!.signal.aborted).toBe(true);
     expect(calls[1]!.signal.aborted).toBe(false);
 
-    calls[1]!.resolve('B');
-    await settle();
-    calls[0]!.resolve('A, late');
-    await settle();
+    await answer(calls[1], 'B');
+    await answer(calls[0], 'A, late');
     expect(last()).toMatchObject({ status: 'ready', data: 'B' });
   });
 
@@ -78,10 +86,8 @@ describe('useResource', () => {
     render('a');
     act(() => last().reload());
     expect(calls[0]!.signal.aborted).toBe(true);
-    calls[1]!.resolve('second');
-    await settle();
-    calls[0]!.reject(new Error('first, late'));
-    await settle();
+    await answer(calls[1], 'second');
+    await fail(calls[0], new Error('first, late'));
     expect(last()).toMatchObject({ status: 'ready', data: 'second', error: undefined });
   });
 
@@ -92,8 +98,7 @@ describe('useResource', () => {
     act(() => root!.unmount());
     root = undefined;
     expect(calls[0]!.signal.aborted).toBe(true);
-    calls[0]!.resolve('too late');
-    await settle();
+    await answer(calls[0], 'too late');
     expect(last()).toBe(before);
   });
 
@@ -102,8 +107,7 @@ describe('useResource', () => {
     render('a');
     act(() => last().setData((d) => `${d}!`));
     expect(last()).toMatchObject({ status: 'loading', data: undefined });
-    calls[0]!.resolve('A');
-    await settle();
+    await answer(calls[0], 'A');
     act(() => last().setData((d) => `${d}, changed`));
     expect(last()).toMatchObject({ status: 'ready', data: 'A, changed' });
     expect(calls).toHaveLength(1);
@@ -112,26 +116,22 @@ describe('useResource', () => {
   it('shows a failure with the last data, and a retry that succeeds clears it', async () => {
     const { calls, render, last } = harness();
     render('a');
-    calls[0]!.resolve('A');
-    await settle();
+    await answer(calls[0], 'A');
     const failure = new Error('503');
     act(() => last().reload());
-    calls[1]!.reject(failure);
-    await settle();
+    await fail(calls[1], failure);
     expect(last()).toMatchObject({ status: 'error', data: 'A', error: failure });
 
     act(() => last().reload());
     expect(last()).toMatchObject({ status: 'loading', data: 'A', error: failure });
-    calls[2]!.resolve('A again');
-    await settle();
+    await answer(calls[2], 'A again');
     expect(last()).toMatchObject({ status: 'ready', data: 'A again', error: undefined });
   });
 
   it('takes an AbortError of the call for no failure', async () => {
     const { calls, render, last } = harness();
     render('a');
-    calls[0]!.reject(new DOMException('aborted', 'AbortError'));
-    await settle();
+    await fail(calls[0], new DOMException('aborted', 'AbortError'));
     expect(last()).toMatchObject({ status: 'loading', error: undefined });
   });
 });
