@@ -25,9 +25,14 @@ const server = (
  * on PostgreSQL (`server-pg`): on the server named by TEST_DATABASE_URL (and its standby,
  * TEST_DATABASE_READ_URL) when set, else on a throwaway primary and hot standby started from the
  * installed PostgreSQL binaries for the run and removed after it (postgresCluster.ts).
+ *
+ * Every project shows the console of failing tests only (`silent: 'passed-only'`): the servers the
+ * tests start log there (helpers/server.ts `testLog`, child processes' output), so a passing run
+ * stays quiet and a failure comes with its server's log.
  */
 export default defineConfig({
   test: {
+    silent: 'passed-only',
     projects: [
       {
         test: {

@@ -56,8 +56,13 @@ export async function startChildServer(
     },
   );
   let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  // Kept for the test, and on the test's console, shown for a failing test only.
+  const collect = (c: Buffer) => {
+    output += c.toString();
+    console.log(c.toString().trimEnd());
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );

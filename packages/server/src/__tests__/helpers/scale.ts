@@ -9,7 +9,7 @@ import { openDatabase, type Database, type DatabaseOptions } from '../../db/inde
 import { loadEnv, type Env } from '../../env.js';
 import type { LogDestination } from '../../logging.js';
 import { throwawayPostgres } from './child.js';
-import type { TestServer } from './server.js';
+import { testLog, type TestServer } from './server.js';
 
 /** Retries `check` until it passes or `timeoutMs` is over (then throws its last failure). */
 export async function eventually(check: () => Promise<void>, timeoutMs: number, stepMs = 100) {
@@ -59,7 +59,7 @@ export async function serveReplicaApp(
     dataDir: '',
     ...options.database,
   });
-  const app = await buildApp({ env, database, logStream: options.logStream });
+  const app = await buildApp({ env, database, logStream: options.logStream ?? testLog });
   recoveryRoutes(app);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, database, url };

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../app.js';
 import { openDatabase, type Database } from '../../db/index.js';
 import { loadEnv, type Env } from '../../env.js';
+import type { LogDestination } from '../../logging.js';
 import { throwawayPostgres } from './child.js';
 
 export interface TestServer {
@@ -15,6 +16,12 @@ export interface TestServer {
   dataDir: string;
   close(): Promise<void>;
 }
+
+/**
+ * Where test servers log: the test's console, which the test run shows for a failing test only
+ * (`silent: 'passed-only'` in vitest.config.ts), so a passing run stays quiet.
+ */
+export const testLog: LogDestination = { write: (line) => console.log(line.trimEnd()) };
 
 /**
  * A fresh database for one test file: in-memory PGlite by default, or a new database on the
@@ -54,7 +61,7 @@ export async function startTestServer(
     ...overrides,
   });
   const { database, drop } = await freshDatabase();
-  const app = await buildApp({ ...appOptions, env, database });
+  const app = await buildApp({ ...appOptions, env, database, logStream: testLog });
   beforeListen?.(app);
   const address = await app.listen({ port: 0, host: overrides.HOST ?? '127.0.0.1' });
   return {
