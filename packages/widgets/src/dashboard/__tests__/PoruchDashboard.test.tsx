@@ -14,10 +14,13 @@ import '../element.js';
 
 let api: ApiServer;
 let own: SeededService;
+/** A partner of its own for adding services, so the other tests see one service. */
+let adder: SeededService;
 
 beforeAll(async () => {
   api = await startApiServer();
   own = await api.addService({ name: 'Пекарня «Хліб»' }, { pending: true });
+  adder = await api.addService({ name: 'Кав’ярня «Ранок»' });
 }, 60_000);
 
 afterAll(async () => {
@@ -90,6 +93,40 @@ describe.each(mountsFor(PoruchDashboard, 'poruch-dashboard'))(
       fireEvent.click(within(card()).getByRole('button', { name: 'Yes' }));
       await waitFor(() => expect(root.textContent).toContain('The vacancy has been deleted'));
       expect(ui.queryByText(name)).toBeNull();
+    });
+
+    it('adds a service: the messages, the address looked up on submit, then its confirmation', async () => {
+      useOrigin(api.url);
+      logIn(adder.session);
+      const host = await mount({ apiBase: api.url, lang: 'en_GB' });
+      const root = await widgetRoot(host);
+      const ui = within(root);
+      fireEvent.click(await waitFor(() => ui.getByRole('button', { name: 'Add service' })));
+      const form = await waitFor(() => root.querySelector<HTMLElement>('[part="service-form"]')!);
+      const submit = () =>
+        fireEvent.click(within(form).getByRole('button', { name: 'Add service' }));
+      submit();
+      await waitFor(() => expect(form.textContent).toContain('Name: required field'));
+      // An empty country is required, not a wrong value.
+      expect(form.textContent).toContain('Country: required field');
+
+      const name = `Перукарня ${Math.random().toString(36).slice(2, 6)}`;
+      fireEvent.change(ui.getByLabelText('Name'), { target: { value: name } });
+      fireEvent.change(ui.getByLabelText('Country'), { target: { value: 'PL' } });
+      fireEvent.change(ui.getByLabelText('Address'), { target: { value: 'Warszawa' } });
+      // Not checked yet: the submit looks the address up, then asks for the confirmation.
+      submit();
+      // The first lookup loads the gazetteer: more than waitFor's default second.
+      await waitFor(() => expect(form.textContent).toContain('Found: '), { timeout: 15_000 });
+      expect(form.textContent).toContain('Please tick this box to continue');
+      expect(form.textContent).not.toContain('required field');
+      expect(ui.getByLabelText<HTMLInputElement>('Name').value).toBe(name);
+
+      fireEvent.click(ui.getByLabelText(/^I confirm that the service will be shown on the map/));
+      submit();
+      await waitFor(() => expect(ui.getByRole('heading', { name })).toBeTruthy(), {
+        timeout: 15_000,
+      });
     });
   },
 );
