@@ -202,6 +202,7 @@ describe('admin', () => {
       if (r.url().includes('/api/v1/admin/services?')) calls.push(r.url());
     });
     await page.getByLabel(ua('field.search')).fill('Пе');
+    // Proves that nothing is called, so a bounded wait: the list asks 300 ms after the last key.
     await page.waitForTimeout(700);
     expect(calls).toEqual([]);
     expect(await page.locator('#admin-search-error').textContent()).toContain(

@@ -240,7 +240,12 @@ async function trapped(
   return { context, page, trap };
 }
 
-/** Lets handlers, lazy images, autofocus and animations run before the trap is read. */
+/**
+ * Lets handlers, lazy images, autofocus and animations run before the trap is read. A bounded
+ * wait by design (it proves that nothing runs): every payload is on the page already, its images
+ * fail at once (no network behind them) and a handler or an animation runs within a frame or two,
+ * so 300 ms is many times what a payload needs to run.
+ */
 const settle = (page: Page) => page.waitForTimeout(300);
 
 /**

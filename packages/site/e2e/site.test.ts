@@ -333,6 +333,8 @@ describe('cookie banner', () => {
       .toEqual([]);
     await page.reload();
     await page.locator('.app').waitFor();
+    // Proves that nothing loads, so a bounded wait: after an accept the app's first effects add
+    // the scripts, within a frame or two of `.app` showing; 300 ms is many frames.
     await page.waitForTimeout(300);
     expect(await analyticsScripts(page)).toEqual([]);
     expect(await page.getByTestId('cookie-banner').count()).toBe(0);
@@ -538,7 +540,11 @@ describe('install prompt', () => {
     await dialog.getByRole('button', { name: 'Закрити' }).click();
     await dialog.waitFor({ state: 'detached' });
     await fire();
-    await page.waitForTimeout(200);
+    // The event's listener runs during the dispatch and React renders before the next frames: two
+    // frames later a dialog it opened would be there.
+    await page.evaluate(
+      () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+    );
     expect(await dialog.count()).toBe(0);
     await context.close();
   });

@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createAdmin,
   launchBrowser,
@@ -52,16 +52,12 @@ beforeAll(async () => {
     sendToSelf: true,
   });
   await context.close();
-  // The outbox delivers asynchronously.
-  const deadline = Date.now() + 30_000;
-  let found = await tokenFromMail(dataDir);
-  while (!found && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 250));
-    found = await tokenFromMail(dataDir);
-  }
-  if (!found)
-    throw new Error(`no campaign mail with a List-Unsubscribe token:\n${server.output()}`);
-  token = found;
+  // The outbox delivers asynchronously: wait for the mail file.
+  token = await vi
+    .waitUntil(() => tokenFromMail(dataDir), { timeout: 30_000, interval: 250 })
+    .catch(() => {
+      throw new Error(`no campaign mail with a List-Unsubscribe token:\n${server.output()}`);
+    });
 });
 
 afterAll(async () => {

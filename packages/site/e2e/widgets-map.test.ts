@@ -347,7 +347,8 @@ describe('<poruch-map> filters, two maps, leaks and outages', () => {
       );
 
     const measure = async () => {
-      // Let aborted requests settle, then collect garbage before counting.
+      // Let aborted requests settle, then collect garbage before counting. A bounded wait: the
+      // requests go to a server on loopback, so each aborted one ends within milliseconds.
       await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
       await cdp.send('HeapProfiler.collectGarbage');
       const { metrics } = await cdp.send('Performance.getMetrics');
@@ -466,7 +467,10 @@ describe('<poruch-map> hidden and shown again', () => {
       .evaluate((el) => (el as HTMLElement).clientWidth)) /
       (256 * 2 ** 5)) *
     360;
-  /** Longer than Leaflet's resize `moveend` (200 ms) and the map's debounce (150 ms). */
+  /**
+   * Proves that no request follows, so a bounded wait: longer than Leaflet's resize `moveend`
+   * (200 ms) and the map's debounce (150 ms) together, with room for a busy machine.
+   */
   const settle = (page: Page) => page.waitForTimeout(1000);
 
   async function openMap(page: Page, name: string) {
