@@ -48,6 +48,13 @@ const logIn = (session: SeededService['session']) => {
 describe.each(mountsFor(PoruchDashboard, 'poruch-dashboard'))(
   '<poruch-dashboard> as a %s',
   (_n, mount) => {
+    /** The dashboard logged in as `partner` (on the site's origin: useOrigin first). */
+    const openAs = async (partner: SeededService) => {
+      logIn(partner.session);
+      const root = await widgetRoot(await mount({ apiBase: api.url, lang: 'en_GB' }));
+      return { root, ui: within(root) };
+    };
+
     it('on a foreign origin links to the site and calls nothing', async () => {
       useOrigin('http://partner.example:8000/');
       const host = await mount({ apiBase: api.url, lang: 'en_GB' });
@@ -73,10 +80,7 @@ describe.each(mountsFor(PoruchDashboard, 'poruch-dashboard'))(
 
     it('logged in lists own services and manages vacancies', async () => {
       useOrigin(api.url);
-      logIn(own.session);
-      const host = await mount({ apiBase: api.url, lang: 'en_GB' });
-      const root = await widgetRoot(host);
-      const ui = within(root);
+      const { root, ui } = await openAs(own);
       await waitFor(() => expect(ui.getByRole('heading', { name: own.name })).toBeTruthy());
       expect(root.textContent).toContain('Status: Under review');
       fireEvent.click(ui.getByRole('button', { name: /^Vacancies/ }));
@@ -97,10 +101,7 @@ describe.each(mountsFor(PoruchDashboard, 'poruch-dashboard'))(
 
     it('adds a service: the messages, the address looked up on submit, then its confirmation', async () => {
       useOrigin(api.url);
-      logIn(adder.session);
-      const host = await mount({ apiBase: api.url, lang: 'en_GB' });
-      const root = await widgetRoot(host);
-      const ui = within(root);
+      const { root, ui } = await openAs(adder);
       fireEvent.click(await waitFor(() => ui.getByRole('button', { name: 'Add service' })));
       const form = await waitFor(() => root.querySelector<HTMLElement>('[part="service-form"]')!);
       const submit = () =>
@@ -127,6 +128,6 @@ describe.each(mountsFor(PoruchDashboard, 'poruch-dashboard'))(
       await waitFor(() => expect(ui.getByRole('heading', { name })).toBeTruthy(), {
         timeout: 15_000,
       });
-    });
+    }, 30_000);
   },
 );

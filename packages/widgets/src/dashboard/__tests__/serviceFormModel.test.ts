@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   VALIDATION_KEYS,
+  addressDetailsSchema,
   registrationSchema,
   type AddressDetails,
   type FieldError,
@@ -19,15 +20,11 @@ import {
   type ServiceFormValues,
 } from '../serviceFormModel.js';
 
-const warsaw: AddressDetails = {
-  lat: 52.2297,
-  lng: 21.0122,
-  displayName: 'Warsaw, PL',
-  city: 'Warsaw',
-  countryCode: 'PL',
-  approximate: true,
-  source: 'gazetteer',
-};
+const warsaw: AddressDetails = addressDetailsSchema.parse({
+  lat: 52.23,
+  lng: 21.01,
+  displayName: 'Warszawa, PL',
+});
 
 /** A service on the map in Warsaw, with its address validated and confirmed. */
 const filled = (patch: Partial<ServiceFormValues> = {}): ServiceFormValues => ({
