@@ -89,15 +89,17 @@ const watchMapRequests = () => {
       .filter((u) => u.pathname === '/api/v1/map');
 };
 
+/** A bounded wait, only where a test proves that no request is sent. */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const frame = () => new Promise((r) => requestAnimationFrame(r));
 
 /** The window takes a new width, as a browser does: the container's, then `resize`. */
 async function resizeTo(w: number) {
   width = w;
   window.dispatchEvent(new Event('resize'));
-  // Leaflet measures again in the next animation frame.
-  await new Promise((r) => requestAnimationFrame(r));
-  await sleep(20);
+  // Leaflet measures again in the next animation frame; the frame after it has seen the change.
+  await frame();
+  await frame();
 }
 
 /**
@@ -265,6 +267,7 @@ describe('<poruch-map> on new filters', () => {
     // The map ignores the search text, and `all` is no category.
     search({ q: 'кав', category: 'all' });
     await waitFor(() => expect(stateOf(map.el)).toBe('ready'));
+    // Longer than the map's move debounce (150 ms): a request for these filters would be out.
     await sleep(300);
     expect(stateOf(map.el)).toBe('ready');
     expect(requests()).toHaveLength(1);
