@@ -73,18 +73,20 @@ describe('decideAccess', () => {
     }
   });
 
-  it('outside ua, sends a logged-out user home from a route under the locale rule', () => {
-    expect(decideAccess(route('login'), loggedOut, 'en_GB', '/login')).toEqual({
-      kind: 'redirect',
-      to: '/',
-    });
-    expect(decideAccess(route('dashboard'), loggedOut, 'en_GB', '/dashboard')).toEqual({
-      kind: 'redirect',
-      to: '/',
-    });
-    expect(decideAccess(route('dashboard'), partner, 'en_GB', '/dashboard')).toEqual({
-      kind: 'allow',
-    });
+  const home = { kind: 'redirect', to: '/' };
+  const allow = { kind: 'allow' };
+  it.each([
+    // Outside ua, the locale rule sends a logged-out user home.
+    ['login', 'logged out', loggedOut, 'en_GB', home],
+    ['dashboard', 'logged out', loggedOut, 'en_GB', home],
+    ['dashboard', 'a partner', partner, 'en_GB', allow],
+    // The admin area is for administrators.
+    ['admin', 'logged out', loggedOut, 'ua', { kind: 'redirect', to: '/login?back=%2Fx' }],
+    ['admin', 'a partner', partner, 'ua', { kind: 'redirect', to: '/dashboard' }],
+    ['admin', 'an administrator', admin, 'ua', allow],
+    ['dashboard', 'an administrator', admin, 'ua', allow],
+  ] as const)('%s, %s, in %s', (name, _who, auth, locale, expected) => {
+    expect(decideAccess(route(name), auth, locale, '/x')).toEqual(expected);
   });
 
   it('sends a logged-out user to the login with the attempted URL as `back`', () => {
@@ -98,21 +100,6 @@ describe('decideAccess', () => {
     expect(back).toBe(url);
     expect(sameOriginPath(back, 'https://poruch.example')).toBe(url);
     expect(resolveRoute(new URL(to, 'https://poruch.example').pathname)?.route.name).toBe('login');
-  });
-
-  it('keeps the admin area for administrators', () => {
-    expect(decideAccess(route('admin'), loggedOut, 'ua', '/admin')).toEqual({
-      kind: 'redirect',
-      to: '/login?back=%2Fadmin',
-    });
-    expect(decideAccess(route('admin'), partner, 'ua', '/admin')).toEqual({
-      kind: 'redirect',
-      to: '/dashboard',
-    });
-    expect(decideAccess(route('admin'), admin, 'ua', '/admin')).toEqual({ kind: 'allow' });
-    expect(decideAccess(route('dashboard'), admin, 'ua', '/dashboard')).toEqual({
-      kind: 'allow',
-    });
   });
 });
 
