@@ -24,6 +24,7 @@ export type { LatLng, ServiceFilters, SearchEventDetail, FocusEventDetail } from
 export { PoruchSearch } from './search/PoruchSearch.js';
 export type { SearchProps } from './search/PoruchSearch.js';
 export { SEARCH_PARTS } from './search/searchStyles.js';
+export * from './search/searchModel.js';
 export { CategoryOptions } from './ui/CategoryOptions.js';
 export type { CategoryOptionsProps } from './ui/CategoryOptions.js';
 export { CountryOptions } from './ui/CountryOptions.js';

@@ -46,8 +46,16 @@ export interface WidgetEnv {
   stop(): Promise<void>;
 }
 
-export async function startWidgetEnv(): Promise<WidgetEnv> {
+/**
+ * @param options.prepare Writes into the data directory before the server starts (it allows
+ *   one process), e.g. scale data from the server's `seed:synthetic`. Without it, the server
+ *   seeds the demo catalogue.
+ */
+export async function startWidgetEnv(
+  options: { prepare?: (dataDir: string) => Promise<void> } = {},
+): Promise<WidgetEnv> {
   const dataDir = await makeDataDir();
+  await options.prepare?.(dataDir);
   const admin = await createAdmin(dataDir, 'widgets-admin@example.org');
   const root = await mkdtemp(path.join(os.tmpdir(), 'poruch-host-'));
   await cp(path.join(REPO_ROOT, 'examples'), root, { recursive: true });

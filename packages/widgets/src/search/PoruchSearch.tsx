@@ -9,13 +9,19 @@ import { useWidgetResource } from '../shared/useWidgetResource.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import {
-  filterQuery,
   type FocusEventDetail,
   type SearchEventDetail,
   type ServiceFilters,
 } from '../map/filters.js';
 import { CategoryOptions } from '../ui/CategoryOptions.js';
 import { CountryOptions } from '../ui/CountryOptions.js';
+import {
+  changeSearch,
+  NEW_SEARCH,
+  resultsText,
+  searchRequest,
+  type SearchState,
+} from './searchModel.js';
 import { SEARCH_PARTS, searchStyles } from './searchStyles.js';
 
 export interface SearchProps extends WidgetBaseProps {
@@ -52,26 +58,33 @@ export function PoruchSearch(props: SearchProps) {
   );
 }
 
+/** The filters of a search, as `poruch:search` carries them: `online` only when ticked. */
+const filtersOf = (s: SearchState): ServiceFilters => ({
+  q: s.q,
+  country: s.country,
+  category: s.category,
+  ...(s.online ? { online: true } : {}),
+});
+
 function SearchView(props: SearchProps) {
   const { t, lang, emit, siteBase } = useWidget();
   const id = useId();
   const channel = props.channel ?? '';
-  const initial: ServiceFilters = {
+  const initial: SearchState = changeSearch(NEW_SEARCH, {
     q: props.q ?? '',
     country: props.country ?? '',
     category: props.category ?? 'all',
-    ...(props.online ? { online: true } : {}),
-  };
+    online: props.online === true,
+  });
   const initialKey = JSON.stringify(initial);
-  const [draft, setDraft] = useState<ServiceFilters>(initial);
-  const [applied, setApplied] = useState<ServiceFilters>(initial);
+  const [draft, setDraft] = useState<SearchState>(initial);
+  const [applied, setApplied] = useState<SearchState>(initial);
   // New attributes start a new search.
   const [seenKey, setSeenKey] = useState(initialKey);
   if (seenKey !== initialKey) {
-    const next = JSON.parse(initialKey) as ServiceFilters;
     setSeenKey(initialKey);
-    setDraft(next);
-    setApplied(next);
+    setDraft(initial);
+    setApplied(initial);
   }
 
   const countries = useMemo(() => getCountries(t, lang), [t, lang]);
@@ -79,28 +92,28 @@ function SearchView(props: SearchProps) {
   const appliedKey = JSON.stringify(applied);
 
   const { data, error, status, reload } = useWidgetResource<ServicePage>(
-    ({ api }, signal) =>
-      api.get('services', {
-        query: { q: applied.q, ...filterQuery(applied), page: 1, pageSize },
-        signal,
-      }),
+    ({ api }, signal) => {
+      const { path, query } = searchRequest(applied, pageSize);
+      return api.get(path, { query, signal });
+    },
     [appliedKey, pageSize],
   );
 
   useEffect(() => {
     emit<SearchEventDetail>('search', {
       channel,
-      filters: JSON.parse(appliedKey) as ServiceFilters,
+      filters: filtersOf(JSON.parse(appliedKey) as SearchState),
     });
   }, [appliedKey, channel, emit]);
 
-  const apply = (next: ServiceFilters) => {
+  const apply = (change: Partial<SearchState>) => {
+    const next = changeSearch(draft, change);
     setDraft(next);
     setApplied(next);
   };
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    apply(draft);
+    apply({});
   };
 
   return (
@@ -112,7 +125,7 @@ function SearchView(props: SearchProps) {
             id={`${id}q`}
             part="input"
             type="search"
-            value={draft.q ?? ''}
+            value={draft.q}
             placeholder={t('widget.search_placeholder')}
             onChange={(e) => setDraft({ ...draft, q: e.currentTarget.value })}
           />
@@ -122,8 +135,8 @@ function SearchView(props: SearchProps) {
           <select
             id={`${id}c`}
             part="input"
-            value={draft.country ?? ''}
-            onChange={(e) => apply({ ...draft, country: e.currentTarget.value })}
+            value={draft.country}
+            onChange={(e) => apply({ country: e.currentTarget.value })}
           >
             <CountryOptions countries={countries} allLabel={t('widget.all_countries')} />
           </select>
@@ -133,8 +146,8 @@ function SearchView(props: SearchProps) {
           <select
             id={`${id}k`}
             part="input"
-            value={draft.category ?? 'all'}
-            onChange={(e) => apply({ ...draft, category: e.currentTarget.value })}
+            value={draft.category}
+            onChange={(e) => apply({ category: e.currentTarget.value })}
           >
             <CategoryOptions allValue="all" t={t} />
           </select>
@@ -143,11 +156,8 @@ function SearchView(props: SearchProps) {
           <input
             id={`${id}o`}
             type="checkbox"
-            checked={draft.online === true}
-            onChange={(e) => {
-              const { online: _drop, ...rest } = draft;
-              apply(e.currentTarget.checked ? { ...rest, online: true } : rest);
-            }}
+            checked={draft.online}
+            onChange={(e) => apply({ online: e.currentTarget.checked })}
           />
           <label htmlFor={`${id}o`}>{t('widget.online_filter')}</label>
         </div>
@@ -162,7 +172,7 @@ function SearchView(props: SearchProps) {
           <p className="count" part="count" role="status" aria-live="polite">
             {status === 'loading' && !data
               ? t('widget.loading')
-              : t('widget.results', { count: data?.total ?? 0 })}
+              : resultsText(t, lang, 'widget.results', data)}
           </p>
           <ul className="results" part="results" aria-busy={status === 'loading'}>
             {data?.items.map((s) => (
