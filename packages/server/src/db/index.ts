@@ -2,7 +2,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -14,10 +13,10 @@ import { openEmbedded } from './embedded.js';
 import type { LockOwner } from './lock.js';
 import { tagReplicaErrors } from './replica.js';
 import * as schema from './schema.js';
+import type { Db } from './types.js';
 
 export { schema };
-/** The Drizzle database, whichever driver is behind it. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type { Db };
 
 export interface Database {
   db: Db;

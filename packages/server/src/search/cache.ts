@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import type { Db } from '../db/index.js';
+import type { Db } from '../db/types.js';
 
 /**
  * Search result cache: recent pages keyed by the parsed query, each kept with the JSON bytes

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/index.js';
+import type { Db } from '../db/types.js';
 import { editDistance } from './editDistance.js';
 import { queryTokens } from './normalize.js';
 
