@@ -1,5 +1,6 @@
 import type { BBox, CategoryKey, MapCluster, MapPoint, MapResult } from '@poruch/core';
 import Supercluster from 'supercluster';
+import { wrapBBox } from '../search/geo.js';
 
 /** What the map needs of one visible service (approved, shown on the map, with a position). */
 export interface MapService {
@@ -47,20 +48,6 @@ const latY = (lat: number) => {
 };
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
-/**
- * Normalises a bbox: longitudes are wrapped into [-180, 180] (a bbox crossing the antimeridian
- * keeps minLng > maxLng), one spanning 360° or more becomes the whole world, and latitudes are
- * clamped to ±90.
- */
-export function normalizeBBox(b: BBox): BBox {
-  const minLat = Math.max(-90, Math.min(90, b.minLat));
-  const maxLat = Math.max(-90, Math.min(90, b.maxLat));
-  if (b.maxLng - b.minLng >= 360) return { minLng: -180, minLat, maxLng: 180, maxLat };
-  const wrap = (lng: number) =>
-    lng >= -180 && lng <= 180 ? lng : ((((lng + 180) % 360) + 360) % 360) - 180;
-  return { minLng: wrap(b.minLng), minLat, maxLng: wrap(b.maxLng), maxLat };
-}
-
 /** The highest zoom at which the bbox fits in MAX_VIEWPORT_PX on each side. */
 export function fitZoom(b: BBox): number {
   const w =
@@ -94,7 +81,7 @@ export class MapIndex {
    * the zoom steps down until they fit, so a cluster may be returned where points were asked for.
    */
   query(bbox: BBox, zoom: number): MapQueryResult {
-    const b = normalizeBBox(bbox);
+    const b = wrapBBox(bbox);
     const box: [number, number, number, number] = [b.minLng, b.minLat, b.maxLng, b.maxLat];
     let z = Math.min(Math.max(0, Math.floor(zoom)), MAX_CLUSTER_ZOOM + 1, fitZoom(b));
     let items = this.index.getClusters(box, z);

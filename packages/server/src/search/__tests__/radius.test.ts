@@ -1,7 +1,8 @@
 import { serviceSearchQuerySchema, type ServiceSearchQuery } from '@poruch/core';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { longitudeReach, searchServices } from '../index.js';
+import { longitudeReach } from '../geo.js';
+import { searchServices } from '../index.js';
 import { searchTestDatabase } from './testDatabase.js';
 
 const R = 6371.0088;
@@ -22,6 +23,14 @@ function destination(lat: number, lng: number, bearing: number, km: number): [nu
       Math.cos(d) - Math.sin(φ1) * Math.sin(φ2),
     );
   return [deg(φ2), ((deg(λ2) + 540) % 360) - 180];
+}
+
+/** Great-circle distance in km by the haversine, as the search measured it in code before. */
+function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const h =
+    Math.sin(rad(lat2 - lat1) / 2) ** 2 +
+    Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lng2 - lng1) / 2) ** 2;
+  return 2 * R * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
 /** Centres: mid-latitude, far north (a narrow circle in longitude), by the antimeridian, by the pole. */
@@ -72,4 +81,25 @@ describe('near + radiusKm: the bounding box never drops a point of the circle', 
     expect(longitudeReach(89.7, 50)).toBeUndefined();
     expect(longitudeReach(0, 15_000)).toBeUndefined();
   });
+});
+
+describe('near: the distances the database measures', () => {
+  it.each(CENTRES)(
+    'around %s: agree with the haversine, nearest first, across the antimeridian and the pole',
+    async (name, lat, lng) => {
+      const page = await search({ near: `${lat},${lng}`, sort: 'distance', pageSize: 100 });
+      expect(page.total).toBe(CENTRES.length * BEARINGS.length * 2);
+      const distances = page.items.map((i) => i.distanceKm!);
+      page.items.forEach((item, k) =>
+        expect(distances[k]).toBeCloseTo(haversineKm(lat, lng, item.lat!, item.lng!), 6),
+      );
+      expect(distances).toEqual([...distances].sort((x, y) => x - y));
+      // This centre's own points first: those at 49.9 km, then those at 50.1 km.
+      const names = page.items.map((i) => i.name);
+      expect(names.slice(0, 8).sort()).toEqual(BEARINGS.map((b) => `${name} ${b} 49.9`).sort());
+      expect(names.slice(8, 16).sort()).toEqual(BEARINGS.map((b) => `${name} ${b} 50.1`).sort());
+      expect(distances[0]).toBeCloseTo(49.9, 6);
+      expect(distances[15]).toBeCloseTo(50.1, 6);
+    },
+  );
 });

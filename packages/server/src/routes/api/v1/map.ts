@@ -4,32 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { mapQuerySchema, mapResultSchema } from '@poruch/core';
 import { closeMapCache, mapCacheOf } from '../../../map/index.js';
 import { notModified } from '../../../plugins/http-cache.js';
-
-/**
- * Leaflet gives longitudes beyond ±180 once the world has wrapped; the core bbox schema only
- * takes [-180, 180]. Wrap them (and clamp latitudes) before validation, so a bbox that crosses
- * the antimeridian or is wider than the world is answered instead of refused. Anything that is
- * not four finite numbers is left for the schema to refuse.
- */
-export function wrapBBoxParam(raw: string): string {
-  const parts = raw.split(',').map(Number);
-  if (parts.length !== 4 || parts.some((n) => !Number.isFinite(n))) return raw;
-  let [minLng, minLat, maxLng, maxLat] = parts as [number, number, number, number];
-  if (minLat > maxLat) return raw;
-  minLat = Math.max(-90, minLat);
-  maxLat = Math.min(90, maxLat);
-  if (minLng < -180 || maxLng > 180) {
-    if (maxLng - minLng >= 360) {
-      minLng = -180;
-      maxLng = 180;
-    } else {
-      const wrap = (lng: number) => ((((lng + 180) % 360) + 360) % 360) - 180;
-      minLng = wrap(minLng);
-      maxLng = maxLng === 180 ? 180 : wrap(maxLng);
-    }
-  }
-  return `${minLng},${minLat},${maxLng},${maxLat}`;
-}
+import { wrapBBoxParam } from '../../../search/geo.js';
 
 /** `GET map`: clusters and points of the visible services in a bbox at a zoom. */
 export async function mapRoutes(fastify: FastifyInstance) {
@@ -43,6 +18,8 @@ export async function mapRoutes(fastify: FastifyInstance) {
       config: { public: true },
       preValidation: async (request) => {
         const query = request.query as Record<string, unknown>;
+        // Leaflet gives longitudes beyond ±180 once the world has wrapped; the schema takes a
+        // box across the antimeridian as minLng > maxLng.
         if (typeof query.bbox === 'string') query.bbox = wrapBBoxParam(query.bbox);
       },
       schema: {

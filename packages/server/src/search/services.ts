@@ -1,0 +1,156 @@
+import {
+  servicePageSchema,
+  type ServicePage,
+  type ServiceSearchQuery,
+  type ServiceSummary,
+} from '@poruch/core';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/types.js';
+import { services } from '../db/schema.js';
+import { cached, cachedJson, type JsonBody } from './cache.js';
+import { distanceFrom, insideBox, withinRadius } from './geo.js';
+import {
+  categoryCondition,
+  plainPage,
+  rankedPage,
+  toIso,
+  totalOf,
+  TOTAL_CAP,
+  type Count,
+  type SortKey,
+} from './pages.js';
+import { buildTextQuery, rankExpression } from './searchQuery.js';
+
+/** The search document: maintained by triggers (migration 0002_search.sql), not in schema.ts. */
+const serviceDoc = sql`${services}.search_doc`;
+
+/**
+ * Public search over approved services.
+ *
+ * `q` is full-text over the name (weighted highest), both descriptions, the address, the city,
+ * the original place and the category's labels, in Cyrillic or Latin (transliterated both
+ * ways), case- and accent-folded, with prefix matching and typo correction (1 edit from 4
+ * letters, 2 from 8). Filters: country; category (`all`, `empty` or a key); online; hasVacancy;
+ * bbox; near with radiusKm. Sorts: relevance (by rank when `q` is given, else newest), newest,
+ * distance (needs `near`; without it falls back to relevance). Each item carries `distanceKm`
+ * when `near` is given.
+ */
+export async function searchServices(db: Db, query: ServiceSearchQuery): Promise<ServicePage> {
+  return cached(db, `s${JSON.stringify(query)}`, () => searchServicesUncached(db, query));
+}
+
+/**
+ * `searchServices` as the route's response: the page checked against `servicePageSchema` and
+ * serialised once, then served from the cache as the same bytes (with their ETag) until a write.
+ */
+export async function searchServicesJson(db: Db, query: ServiceSearchQuery): Promise<JsonBody> {
+  return cachedJson(
+    db,
+    `s${JSON.stringify(query)}`,
+    () => searchServicesUncached(db, query),
+    (page) => JSON.stringify(servicePageSchema.parse(page)),
+  );
+}
+
+async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promise<ServicePage> {
+  const { page, pageSize, near, bbox } = query;
+  // Over all approved services, the document counts of the query's word bound its matches.
+  const unfiltered =
+    !query.country &&
+    query.category === 'all' &&
+    !query.online &&
+    !query.hasVacancy &&
+    !bbox &&
+    !(near && query.radiusKm !== undefined);
+  const tq = await buildTextQuery(db, query.q, { countMatches: unfiltered });
+  // The filters; a text query adds its match (`where`), which the name tiers of the ranking
+  // replace with a match on the name (see rankedPage).
+  const filters: (SQL | undefined)[] = [
+    eq(services.status, 'approved'),
+    query.country ? eq(services.countryCode, query.country) : undefined,
+    categoryCondition(sql`${services.category}`, query.category),
+    query.online ? eq(services.isOnline, true) : undefined,
+    query.hasVacancy ? eq(services.haveVacancy, true) : undefined,
+  ];
+  if (bbox) filters.push(insideBox(bbox));
+  const distance = near ? distanceFrom(near) : undefined;
+  if (near && query.radiusKm !== undefined) filters.push(withinRadius(near, query.radiusKm));
+  const filtered = and(...filters)!;
+  const where = tq
+    ? and(filtered, sql`${serviceDoc} @@ to_tsquery('simple', ${tq.match})`)!
+    : filtered;
+  const rank = tq ? rankExpression(serviceDoc, tq) : undefined;
+  const distanceCol = distance ?? sql`NULL::float8`;
+
+  let result: { rows: SummaryRow[]; count: Count };
+  if (rank && tq && (query.sort === 'relevance' || (query.sort === 'distance' && !distance))) {
+    // Relevance: rank a bounded set of candidates, not every match (see rankedPage).
+    result = await rankedPage<SummaryRow>(db, {
+      table: services,
+      filtered,
+      where,
+      doc: serviceDoc,
+      nameDoc: sql`${services}.name_doc`,
+      tq,
+      rank,
+      distance: distanceCol,
+      // Over all approved services (the only case with tq.atLeast): through the GIN index.
+      firstMatches: (n) => sql`SELECT m.id, m.doc, m.created_at,
+          ${near ? distanceFrom(near, { lat: sql`m.lat`, lng: sql`m.lng` }) : sql`NULL::float8`}
+            AS distance_km
+        FROM poruch_first_service_matches(to_tsquery('simple', ${tq.match}), ${n}) m`,
+      page,
+      pageSize,
+      rows: (p) => sql`SELECT ${summarySelect}, p.distance_km AS "distanceKm", p.ord
+        FROM ${p} JOIN ${services} ON ${services.id} = p.id`,
+    });
+  } else {
+    const newest: SortKey[] = [
+      { by: sql`${services.createdAt}`, dir: sql`DESC` },
+      { by: sql`${services.id}`, dir: sql`ASC` },
+    ];
+    const byDistance = query.sort === 'distance' && distance;
+    const orderBy: SortKey[] = byDistance
+      ? [
+          { by: distance, dir: sql`ASC NULLS LAST` },
+          ...(rank ? [{ by: rank, dir: sql`DESC` }] : []),
+          ...newest,
+        ]
+      : newest;
+    // Without a text query the filters are selective or served by indexes: count exactly. With
+    // one, count at most TOTAL_CAP matches.
+    result = await plainPage<SummaryRow>(db, {
+      table: services,
+      where,
+      orderBy,
+      cap: tq ? TOTAL_CAP : undefined,
+      atLeast: tq?.atLeast,
+      // Within a radius every match is sorted by distance anyway: read them once for both.
+      scanOnce: !!byDistance && query.radiusKm !== undefined,
+      page,
+      pageSize,
+      rows: (p) => sql`SELECT ${summarySelect}, ${distanceCol} AS "distanceKm", p.ord
+        FROM ${p} JOIN ${services} ON ${services.id} = p.id`,
+    });
+  }
+  const items: ServiceSummary[] = result.rows.map(({ createdAt, distanceKm, ...row }) => ({
+    ...row,
+    createdAt: toIso(createdAt),
+    ...(near ? { distanceKm: distanceKm == null ? null : Number(distanceKm) } : {}),
+  }));
+  return { items, ...totalOf(result.count), page, pageSize };
+}
+
+/** The columns of a ServiceSummary, named as its fields (for raw statements). */
+const summarySelect = sql`${services.id} AS id, ${services.name} AS name,
+  ${services.countryCode} AS "countryCode", ${services.category} AS category,
+  ${services.address} AS address, ${services.lat} AS lat, ${services.lng} AS lng,
+  ${services.descriptionUa} AS "descriptionUa", ${services.descriptionOther} AS "descriptionOther",
+  ${services.website} AS website, ${services.phone} AS phone, ${services.isOnline} AS "isOnline",
+  ${services.haveVacancy} AS "haveVacancy", ${services.isPartner} AS "isPartner",
+  ${services.usedCount} AS "usedCount", ${services.createdAt} AS "createdAt"`;
+
+type SummaryRow = Omit<ServiceSummary, 'createdAt' | 'distanceKm'> & {
+  createdAt: Date | string;
+  distanceKm: number | null;
+};

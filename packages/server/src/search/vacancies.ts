@@ -1,0 +1,120 @@
+import {
+  vacancyPageSchema,
+  type CategoryKey,
+  type VacancyHit,
+  type VacancyPage,
+  type VacancySearchQuery,
+} from '@poruch/core';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/types.js';
+import { services, vacancies } from '../db/schema.js';
+import { cached, cachedJson, type JsonBody } from './cache.js';
+import { categoryCondition, plainPage, rankedPage, toIso, totalOf, TOTAL_CAP } from './pages.js';
+import { buildTextQuery, rankExpression } from './searchQuery.js';
+
+/** The search document: maintained by triggers (migration 0002_search.sql), not in schema.ts. */
+const vacancyDoc = sql`${vacancies}.search_doc`;
+
+/**
+ * Public vacancy search over approved services. `q` is full-text (same machinery as services)
+ * over the vacancy's name (weighted highest), requirements and description, and its service's
+ * name. Filters: country and category of the service, experience (exact), openOnly (default
+ * true), serviceId. Sorted by relevance with `q`, else newest first.
+ */
+export async function searchVacancies(db: Db, query: VacancySearchQuery): Promise<VacancyPage> {
+  return cached(db, `v${JSON.stringify(query)}`, () => searchVacanciesUncached(db, query));
+}
+
+/** `searchVacancies` as the route's response (see `searchServicesJson`). */
+export async function searchVacanciesJson(db: Db, query: VacancySearchQuery): Promise<JsonBody> {
+  return cachedJson(
+    db,
+    `v${JSON.stringify(query)}`,
+    () => searchVacanciesUncached(db, query),
+    (page) => JSON.stringify(vacancyPageSchema.parse(page)),
+  );
+}
+
+async function searchVacanciesUncached(db: Db, query: VacancySearchQuery): Promise<VacancyPage> {
+  const { page, pageSize } = query;
+  const tq = await buildTextQuery(db, query.q);
+  // The service's status, country and category are copied onto the vacancy (migration 0004).
+  const filters: (SQL | undefined)[] = [
+    sql`${vacancies}.service_status = 'approved'`,
+    query.country ? sql`${vacancies}.service_country = ${query.country}` : undefined,
+    categoryCondition(sql`${vacancies}.service_category`, query.category),
+    query.experience ? eq(vacancies.experience, query.experience) : undefined,
+    query.openOnly ? eq(vacancies.isOpen, true) : undefined,
+    query.serviceId ? eq(vacancies.serviceId, query.serviceId) : undefined,
+  ];
+  const filtered = and(...filters)!;
+  const where = tq
+    ? and(filtered, sql`${vacancyDoc} @@ to_tsquery('simple', ${tq.match})`)!
+    : filtered;
+  // The page's vacancies with their services (`p`: ids in page order, `ord`).
+  const rowsOf = (p: SQL) => sql`SELECT ${vacancySelect}, p.ord
+    FROM ${p} JOIN ${vacancies} ON ${vacancies.id} = p.id
+    JOIN ${services} ON ${services.id} = ${vacancies.serviceId}`;
+  const result = tq
+    ? await rankedPage<VacancyRow>(db, {
+        table: vacancies,
+        filtered,
+        where,
+        doc: vacancyDoc,
+        nameDoc: sql`${vacancies}.name_doc`,
+        tq,
+        rank: rankExpression(vacancyDoc, tq),
+        distance: sql`NULL::float8`,
+        page,
+        pageSize,
+        rows: rowsOf,
+      })
+    : await plainPage<VacancyRow>(db, {
+        table: vacancies,
+        where,
+        orderBy: [
+          { by: sql`${vacancies.createdAt}`, dir: sql`DESC` },
+          { by: sql`${vacancies.id}`, dir: sql`ASC` },
+        ],
+        cap: TOTAL_CAP,
+        page,
+        pageSize,
+        rows: rowsOf,
+      });
+  const items: VacancyHit[] = result.rows.map((r) => ({
+    id: r.id,
+    serviceId: r.serviceId,
+    name: r.name,
+    requirements: r.requirements,
+    description: r.description,
+    salary: r.salary,
+    experience: r.experience,
+    isOpen: r.isOpen,
+    createdAt: toIso(r.createdAt),
+    updatedAt: toIso(r.updatedAt),
+    service: {
+      id: r.serviceId,
+      name: r.serviceName,
+      countryCode: r.serviceCountryCode,
+      category: r.serviceCategory,
+    },
+  }));
+  return { items, ...totalOf(result.count), page, pageSize };
+}
+
+/** The columns of a VacancyHit and its service, named as its fields (for raw statements). */
+const vacancySelect = sql`${vacancies.id} AS id, ${vacancies.serviceId} AS "serviceId",
+  ${vacancies.name} AS name, ${vacancies.requirements} AS requirements,
+  ${vacancies.description} AS description, ${vacancies.salary} AS salary,
+  ${vacancies.experience} AS experience, ${vacancies.isOpen} AS "isOpen",
+  ${vacancies.createdAt} AS "createdAt", ${vacancies.updatedAt} AS "updatedAt",
+  ${services.name} AS "serviceName", ${services.countryCode} AS "serviceCountryCode",
+  ${services.category} AS "serviceCategory"`;
+
+type VacancyRow = Omit<VacancyHit, 'createdAt' | 'updatedAt' | 'service'> & {
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  serviceName: string;
+  serviceCountryCode: string;
+  serviceCategory: CategoryKey | null;
+};
