@@ -64,6 +64,26 @@ export default defineConfig(
     },
   },
   {
+    // A package reaches another through its name and exports (`@poruch/server/testing`), never
+    // by a relative path into its folder.
+    files: ['packages/**', 'examples/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '^(\\.\\./)+(packages/)?(core|server|widgets|site)/(src|dist|bench|e2e|scripts)(/|$)',
+              message:
+                'Import another package by its name (@poruch/core, @poruch/server/testing, …), not by a path into its folder.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read untyped JSON answers and poke at internals; `any` is allowed there only.
     files: ['**/__tests__/**', '**/e2e/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -10,7 +10,7 @@
  */
 import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawGet } from '../../server/src/__tests__/helpers/rawGet.js';
+import { rawGet } from '@poruch/server/testing';
 import {
   createAdmin,
   launchBrowser,

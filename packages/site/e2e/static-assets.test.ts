@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawGet } from '../../server/src/__tests__/helpers/rawGet.js';
+import { rawGet } from '@poruch/server/testing';
 import { REPO_ROOT, startServer, type RunningServer } from './fixtures/index.js';
 
 /**

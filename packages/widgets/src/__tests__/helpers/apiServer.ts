@@ -1,21 +1,14 @@
 /**
- * The real Poruch server for widget behaviour suites: a fresh in-memory database on a loopback
- * port, seeded over HTTP (fastify `inject`, which needs no fetch) with approved services and
- * vacancies. The widgets then call it with the page's fetch, across origins, as on a partner's
- * site. The server modules are imported by path at run time, so the widgets' type program does
- * not take in the server's sources.
+ * The real Poruch server for widget behaviour suites (`@poruch/server/testing`): a fresh
+ * database on a loopback port, seeded with approved services and vacancies. The widgets then call
+ * it with the page's fetch, across origins, as on a partner's site. The server is imported when a
+ * suite starts it, so suites that only use the helpers below do not load it.
  */
 
+import type { ServiceInput } from '@poruch/core';
 import { afterAll, beforeAll } from 'vitest';
 
-const at = (p: string) => new URL(p, import.meta.url).pathname;
-const SERVER_HELPERS = at('../../../../server/src/__tests__/helpers/server.ts');
-const SERVER_FIXTURES = at('../../../../server/src/__tests__/helpers/fixtures.ts');
-const SERVER_SCHEMA = at('../../../../server/src/db/schema.ts');
-const SERVER_ROWS = at('../../../../server/src/repositories/services.ts');
-const SERVER_PASSWORDS = at('../../../../server/src/lib/passwords.ts');
 const PASSWORD = 'test password 123';
-let passwordHash: Promise<string> | undefined;
 
 export interface SeededService {
   id: string;
@@ -79,16 +72,14 @@ const cookieHeader = (setCookie: string | string[] | undefined, into: Map<string
 };
 
 export async function startApiServer(env: Record<string, string> = {}): Promise<ApiServer> {
-  const { startTestServer } = await import(/* @vite-ignore */ SERVER_HELPERS);
-  const { registration } = await import(/* @vite-ignore */ SERVER_FIXTURES);
-  const schema = await import(/* @vite-ignore */ SERVER_SCHEMA);
-  const { serviceInputToRow } = await import(/* @vite-ignore */ SERVER_ROWS);
-  const { hashPassword } = await import(/* @vite-ignore */ SERVER_PASSWORDS);
+  const { registration, seedPartnerService, startTestServer } =
+    await import('@poruch/server/testing');
   const server = await startTestServer({
     RATE_LOGIN_PER_IP: '10000',
     ...env,
   });
-  const app = server.app;
+  // Untyped like ApiServer.app: the suites inject with the methods and bodies they test.
+  const app: ApiServer['app'] = server.app;
 
   const newSession = async (): Promise<Map<string, string>> => {
     const jar = new Map<string, string>();
@@ -127,25 +118,12 @@ export async function startApiServer(env: Record<string, string> = {}): Promise<
       // Straight into the database, then a real login: the suites do not depend on the
       // registration route and its welcome mail.
       const body = registration();
-      const service = { ...body.service, ...overrides } as Record<string, any>;
-      passwordHash ??= hashPassword(PASSWORD);
-      const [account] = await server.database.db
-        .insert(schema.accounts)
-        .values({
-          email: body.account.email,
-          passwordHash: await passwordHash,
-          type: 'PARTNER',
-          firstName: body.account.firstName,
-        })
-        .returning();
-      const [row] = await server.database.db
-        .insert(schema.services)
-        .values({
-          ...serviceInputToRow(service),
-          ownerId: account.id,
-          status: options.pending ? 'pending' : 'approved',
-        })
-        .returning();
+      const row = await seedPartnerService(
+        server.database.db,
+        { email: body.account.email, password: PASSWORD, firstName: body.account.firstName },
+        { ...body.service, ...overrides } as ServiceInput,
+        options.pending ? 'pending' : 'approved',
+      );
       const jar = await newSession();
       const login = await app.inject({
         method: 'POST',
