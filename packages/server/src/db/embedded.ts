@@ -1,6 +1,4 @@
 import { PGlite } from '@electric-sql/pglite';
-import { cube } from '@electric-sql/pglite/contrib/cube';
-import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { ensurePrivateDir } from '../lib/private-files.js';
@@ -39,9 +37,7 @@ export async function openEmbedded(dataDir: string, options: EmbeddedOptions): P
   let client: PGlite;
   try {
     client = await PGlite.create(inMemory ? undefined : dataDir, {
-      // cube (under earthdistance) first: loaded after pg_trgm and unaccent, it broke the text
-      // search (PGlite 0.5.16: queries found nothing, then PANIC ERRORDATA_STACK_SIZE exceeded).
-      extensions: { cube, earthdistance, pg_trgm, unaccent },
+      extensions: { pg_trgm, unaccent },
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     });
     // The folder holds every password hash, session hash and generated secret: owner-only (0700),

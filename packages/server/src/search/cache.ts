@@ -262,6 +262,28 @@ export async function cachedJson<T>(
   return (entry.json ??= jsonBody(serialize(entry.value as T)));
 }
 
+/**
+ * A search through the cache, keyed by `prefix` and the query: `page` gives the result, `json`
+ * the route's response (checked against `schema` and serialised once per computed page).
+ */
+export function cachedSearch<Q, T>(
+  prefix: string,
+  search: (db: Db, query: Q) => Promise<T>,
+  schema: { parse(value: unknown): unknown },
+) {
+  const key = (query: Q) => `${prefix}${JSON.stringify(query)}`;
+  return {
+    page: (db: Db, query: Q): Promise<T> => cached(db, key(query), () => search(db, query)),
+    json: (db: Db, query: Q): Promise<JsonBody> =>
+      cachedJson(
+        db,
+        key(query),
+        () => search(db, query),
+        (page) => JSON.stringify(schema.parse(page)),
+      ),
+  };
+}
+
 /** Turns the cache off (benchmarks measure the search itself) or back on. */
 export function setSearchCache(enabled: boolean): void {
   cacheEnabled = enabled;

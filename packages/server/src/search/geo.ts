@@ -3,17 +3,14 @@ import { sql, type SQL } from 'drizzle-orm';
 import { services } from '../db/schema.js';
 
 /**
- * Geo math of the search and the map. The database measures distances, with earthdistance's
- * `<@>` (the haversine, in C); the code narrows the scan to the circle's bounding box, which the
- * lat/lng index serves, and wraps a map's box into [-180, 180]. docs/architecture.md § Geo math
- * says why the box is not earthdistance's (`earth_box` over a GiST index).
+ * Geo math of the search and the map: great-circle distances (the haversine, computed by the
+ * database in each statement), the circle's bounding box for the lat/lng index, and the wrapping
+ * of a map's box into [-180, 180]. docs/architecture.md § Geo math says why not earthdistance.
  */
 
 /** The mean Earth radius (IUGG) in km, which every distance we show is measured on. */
 const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
-/** The radius, in statute miles, of the sphere earthdistance's `<@>` measures on. */
-const POINT_EARTH_RADIUS_MILES = 3958.747716;
 
 /** A position as SQL: a service's columns, or the columns of a row set. */
 export interface At {
@@ -23,14 +20,14 @@ export interface At {
 
 const servicePosition: At = { lat: sql`${services.lat}`, lng: sql`${services.lng}` };
 
-/**
- * Great-circle distance in km from a point to a position (a service's by default): `<@>` gives
- * statute miles on its own sphere; a great-circle distance scales with the radius, so it is
- * rescaled to EARTH_RADIUS_KM. NULL without a position.
- */
+/** Great-circle distance in km from a point to a position (a service's by default), by the haversine. */
 export function distanceFrom(near: { lat: number; lng: number }, at: At = servicePosition): SQL {
-  return sql`((point(${at.lng}, ${at.lat}) <@> point(${near.lng}::float8, ${near.lat}::float8))
-    * ${EARTH_RADIUS_KM / POINT_EARTH_RADIUS_MILES}::float8)`;
+  const lat = sql`${near.lat}::float8`;
+  const lng = sql`${near.lng}::float8`;
+  return sql`(2 * ${EARTH_RADIUS_KM}::float8 * asin(least(1, sqrt(
+      power(sin(radians(${at.lat} - ${lat}) / 2), 2)
+      + cos(radians(${lat})) * cos(radians(${at.lat}))
+        * power(sin(radians(${at.lng} - ${lng}) / 2), 2)))))`;
 }
 
 /**

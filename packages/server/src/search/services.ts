@@ -7,7 +7,7 @@ import {
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/types.js';
 import { services } from '../db/schema.js';
-import { cached, cachedJson, type JsonBody } from './cache.js';
+import { cachedSearch } from './cache.js';
 import { distanceFrom, insideBox, withinRadius } from './geo.js';
 import {
   categoryCondition,
@@ -24,6 +24,8 @@ import { buildTextQuery, rankExpression } from './searchQuery.js';
 /** The search document: maintained by triggers (migration 0002_search.sql), not in schema.ts. */
 const serviceDoc = sql`${services}.search_doc`;
 
+const cachedServices = cachedSearch('s', searchServicesUncached, servicePageSchema);
+
 /**
  * Public search over approved services.
  *
@@ -35,22 +37,13 @@ const serviceDoc = sql`${services}.search_doc`;
  * distance (needs `near`; without it falls back to relevance). Each item carries `distanceKm`
  * when `near` is given.
  */
-export async function searchServices(db: Db, query: ServiceSearchQuery): Promise<ServicePage> {
-  return cached(db, `s${JSON.stringify(query)}`, () => searchServicesUncached(db, query));
-}
+export const searchServices = cachedServices.page;
 
 /**
  * `searchServices` as the route's response: the page checked against `servicePageSchema` and
  * serialised once, then served from the cache as the same bytes (with their ETag) until a write.
  */
-export async function searchServicesJson(db: Db, query: ServiceSearchQuery): Promise<JsonBody> {
-  return cachedJson(
-    db,
-    `s${JSON.stringify(query)}`,
-    () => searchServicesUncached(db, query),
-    (page) => JSON.stringify(servicePageSchema.parse(page)),
-  );
-}
+export const searchServicesJson = cachedServices.json;
 
 async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promise<ServicePage> {
   const { page, pageSize, near, bbox } = query;

@@ -8,12 +8,14 @@ import {
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/types.js';
 import { services, vacancies } from '../db/schema.js';
-import { cached, cachedJson, type JsonBody } from './cache.js';
+import { cachedSearch } from './cache.js';
 import { categoryCondition, plainPage, rankedPage, toIso, totalOf, TOTAL_CAP } from './pages.js';
 import { buildTextQuery, rankExpression } from './searchQuery.js';
 
 /** The search document: maintained by triggers (migration 0002_search.sql), not in schema.ts. */
 const vacancyDoc = sql`${vacancies}.search_doc`;
+
+const cachedVacancies = cachedSearch('v', searchVacanciesUncached, vacancyPageSchema);
 
 /**
  * Public vacancy search over approved services. `q` is full-text (same machinery as services)
@@ -21,19 +23,10 @@ const vacancyDoc = sql`${vacancies}.search_doc`;
  * name. Filters: country and category of the service, experience (exact), openOnly (default
  * true), serviceId. Sorted by relevance with `q`, else newest first.
  */
-export async function searchVacancies(db: Db, query: VacancySearchQuery): Promise<VacancyPage> {
-  return cached(db, `v${JSON.stringify(query)}`, () => searchVacanciesUncached(db, query));
-}
+export const searchVacancies = cachedVacancies.page;
 
 /** `searchVacancies` as the route's response (see `searchServicesJson`). */
-export async function searchVacanciesJson(db: Db, query: VacancySearchQuery): Promise<JsonBody> {
-  return cachedJson(
-    db,
-    `v${JSON.stringify(query)}`,
-    () => searchVacanciesUncached(db, query),
-    (page) => JSON.stringify(vacancyPageSchema.parse(page)),
-  );
-}
+export const searchVacanciesJson = cachedVacancies.json;
 
 async function searchVacanciesUncached(db: Db, query: VacancySearchQuery): Promise<VacancyPage> {
   const { page, pageSize } = query;

@@ -25,7 +25,7 @@ function destination(lat: number, lng: number, bearing: number, km: number): [nu
   return [deg(φ2), ((deg(λ2) + 540) % 360) - 180];
 }
 
-/** Great-circle distance in km by the haversine, as the search measured it in code before. */
+/** Great-circle distance in km by the haversine, in JavaScript: the reference for the database. */
 function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const h =
     Math.sin(rad(lat2 - lat1) / 2) ** 2 +
