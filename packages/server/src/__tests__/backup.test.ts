@@ -12,6 +12,7 @@ import { seedDemo } from '../seed/demo.js';
 import { runCli, startChildServer, throwawayPostgres } from './helpers/child.js';
 import { TestClient } from './helpers/client.js';
 import { registration } from './helpers/fixtures.js';
+import { testLog } from './helpers/server.js';
 
 const onPostgres = process.env.PORUCH_TEST_DB === 'postgres' && !!process.env.TEST_DATABASE_URL;
 const ADMIN = { email: 'admin@backup.test', password: 'backup admin password' };
@@ -59,7 +60,7 @@ async function serve(p: Place) {
     RATE_LOGIN_PER_IP: '1000',
     RATE_SIGNUP_PER_IP: '1000',
   });
-  const app = await buildApp({ env, database });
+  const app = await buildApp({ env, database, logStream: testLog });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, database, close: () => app.close() };
 }

@@ -9,7 +9,7 @@ import { openDatabase } from '../db/index.js';
 import { accounts, reports, services, settings, vacancies } from '../db/schema.js';
 import { seedDemo } from '../seed/demo.js';
 import { TestClient } from './helpers/client.js';
-import { freshDatabase, startTestServer, type TestServer } from './helpers/server.js';
+import { freshDatabase, startTestServer, testLog, type TestServer } from './helpers/server.js';
 
 const run = promisify(execFile);
 const SERVER_DIR = path.resolve(import.meta.dirname, '../..');
@@ -215,6 +215,7 @@ describe('pnpm admin:create', () => {
       const app = await buildApp({
         env: loadEnv({ NODE_ENV: 'test', DATA_DIR: dataDir }),
         database,
+        logStream: testLog,
       });
       const url = await app.listen({ port: 0, host: '127.0.0.1' });
       try {
