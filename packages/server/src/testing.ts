@@ -3,7 +3,7 @@
  * (the widgets, the site's end-to-end suites). They import this, never the server's files by
  * path. A test server runs in-process on a loopback port over a fresh database
  * (`startTestServer`); data is the demo catalogue (`seedDemo`), scale data (`seedSynthetic`,
- * `seedSyntheticServices`) or given rows (`seedPartnerService`); `close()` stops it and drops
+ * `seedSyntheticServices`) or given rows (`seedPartnerService`, `seedServiceRows`); `close()` stops it and drops
  * its data. Suites that spawn the production build find it in `BUILT_SERVER`.
  *
  * The server's modules load on the first call of one of those functions, so a suite that only
@@ -53,3 +53,4 @@ export const seedSynthetic = lazy(
 const given = (): Promise<typeof Given> => import('./seed/given.js');
 export const seedPartnerService = lazy(given, 'seedPartnerService');
 export const seedSyntheticServices = lazy(given, 'seedSyntheticServices');
+export const seedServiceRows = lazy(given, 'seedServiceRows');

@@ -12,10 +12,8 @@
  * CSP is bypassed on purpose: the test proves the renderers escape, not that the policy blocks.
  */
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
   request,
   type APIRequestContext,
@@ -23,6 +21,7 @@ import {
   type BrowserContext,
   type Page,
 } from 'playwright-core';
+import { openDatabase, seedServiceRows } from '@poruch/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAdmin,
@@ -118,27 +117,30 @@ function hostileService(payload: string, i: number) {
  * (before the server starts: it allows one process).
  */
 async function insertOldRows(dataDir: string) {
-  const req = createRequire(path.join(REPO_ROOT, 'packages/server/package.json'));
-  const load = async (name: string) => import(pathToFileURL(req.resolve(name)).href);
-  const { PGlite } = await load('@electric-sql/pglite');
-  const { pg_trgm } = await load('@electric-sql/pglite/contrib/pg_trgm');
-  const { unaccent } = await load('@electric-sql/pglite/contrib/unaccent');
-  const db = await PGlite.create(path.join(dataDir, 'db'), { extensions: { pg_trgm, unaccent } });
+  const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
   try {
-    for (let i = 0; i < BAD_WEBSITES.length; i++) {
-      const website = BAD_WEBSITES[i]!;
+    for (const [i, website] of BAD_WEBSITES.entries()) {
       const phone = BAD_PHONES[i % BAD_PHONES.length]!;
-      const { rows } = await db.query(
-        `INSERT INTO services (name, country_code, category, address, lat, lng, website, phone,
-           description_ua, description_other, status, show_on_map)
-         VALUES ($1, 'PL', 'beauty_and_health', 'Warszawa', $2, $3, $4, $5, 'Стара', 'Old', 'approved', true)
-         RETURNING id`,
-        [`Old row ${i}`, 52.2 + i * 0.001, 21.05, website, phone],
-      );
-      oldRows.push({ id: (rows[0] as { id: string }).id, website, phone });
+      const [id] = await seedServiceRows(database.db, [
+        {
+          name: `Old row ${i}`,
+          countryCode: 'PL',
+          category: 'beauty_and_health',
+          address: 'Warszawa',
+          lat: 52.2 + i * 0.001,
+          lng: 21.05,
+          website,
+          phone,
+          descriptionUa: 'Стара',
+          descriptionOther: 'Old',
+          status: 'approved',
+          showOnMap: true,
+        },
+      ]);
+      oldRows.push({ id: id!, website, phone });
     }
   } finally {
-    await db.close();
+    await database.close();
   }
 }
 

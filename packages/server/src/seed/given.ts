@@ -55,3 +55,19 @@ export async function seedSyntheticServices(db: Db, total: number): Promise<bool
     .onConflictDoNothing();
   return true;
 }
+
+/**
+ * Given service rows, written as they are: no input schema checks them, as with rows an older
+ * version wrote. Returns their ids, in order.
+ */
+export async function seedServiceRows(
+  db: Db,
+  rows: (typeof services.$inferInsert)[],
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const row of rows) {
+    const [inserted] = await db.insert(services).values(row).returning({ id: services.id });
+    ids.push(inserted!.id);
+  }
+  return ids;
+}
