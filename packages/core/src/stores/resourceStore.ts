@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { isAbort } from '../client/ApiError.js';
 
 /**
  * Where a load stands. `data` is the last data loaded and stays through a reload and a failed
@@ -22,9 +23,6 @@ export interface ResourceStore<T> {
   /** Aborts the running load, if any; the state stays as it is. */
   abort(): void;
 }
-
-const isAbortError = (e: unknown): boolean =>
-  typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError';
 
 /** A {@link ResourceStore}, loading nothing until `load` is called. */
 export function createResourceStore<T>(): ResourceStore<T> {
@@ -50,7 +48,7 @@ export function createResourceStore<T>(): ResourceStore<T> {
         if (!own.signal.aborted)
           store.setState({ status: 'ready', data: loaded, error: undefined });
       } catch (e) {
-        if (!own.signal.aborted && !isAbortError(e)) {
+        if (!own.signal.aborted && !isAbort(e)) {
           store.setState({ status: 'error', data: store.getState().data, error: e }, true);
         }
       } finally {
