@@ -14,4 +14,6 @@ export const LIMITS = {
   campaignSubjectMax: 200,
   campaignContentMax: 50_000,
   adminSearchMin: 3,
+  /** A search's text (`q`), in the API and in every search box. */
+  searchQueryMax: 200,
 } as const;

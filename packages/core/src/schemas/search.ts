@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { categoryFilterSchema, categorySchema } from '../categories.js';
 import { experienceSchema, vacancySchema } from './vacancy.js';
 import { countryCodeSchema, serviceStatusSchema } from './service.js';
+import { LIMITS } from '../limits.js';
 import { text } from '../validation.js';
 
 /** Query-string booleans: `true`/`1` and `false`/`0`. */
@@ -52,7 +53,7 @@ export const pointSchema = text({ trim: false })
 
 const page = z.coerce.number().int().min(1).max(10_000).default(1);
 const pageSize = z.coerce.number().int().min(1).max(100).default(20);
-const q = text().max(200).optional();
+const q = text().max(LIMITS.searchQueryMax).optional();
 
 export const SERVICE_SORTS = ['relevance', 'newest', 'distance'] as const;
 

@@ -1,5 +1,6 @@
 import {
   CATEGORY_KEYS,
+  LIMITS,
   LOCALE_DEFINITIONS,
   type LocaleCode,
   type Translate,
@@ -44,9 +45,6 @@ export const NEW_SEARCH: SearchState = {
   online: false,
   page: 1,
 };
-
-/** Longest search text the API takes. */
-export const MAX_QUERY_LENGTH = 200;
 
 /** A change of the search: another filter or text starts again at page 1. */
 export function changeSearch<S extends SearchState>(state: S, change: Partial<S>): S {
@@ -109,7 +107,7 @@ export function readSearchUrl(params: URLSearchParams): UrlSearchState {
   return {
     mode: params.get('mode') === 'vacancies' ? 'vacancies' : 'services',
     view: params.get('view') === 'list' ? 'list' : 'map',
-    q: (params.get('q') ?? '').slice(0, MAX_QUERY_LENGTH),
+    q: (params.get('q') ?? '').slice(0, LIMITS.searchQueryMax),
     country: /^[A-Z]{2}$/.test(country) ? country : '',
     category:
       (CATEGORY_KEYS as readonly string[]).includes(category) || category === 'empty'

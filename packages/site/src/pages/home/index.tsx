@@ -8,12 +8,11 @@ import {
   useState,
   type FormEvent,
 } from 'react';
-import { getCountries, type ServicePage, type VacancyPage } from '@poruch/core';
+import { LIMITS, getCountries, type ServicePage, type VacancyPage } from '@poruch/core';
 import {
   CategoryOptions,
   changeSearch,
   CountryOptions,
-  MAX_QUERY_LENGTH,
   pageCount,
   readSearchUrl,
   resultsText,
@@ -151,7 +150,7 @@ export default function HomePage() {
               type="search"
               name="q"
               value={draft}
-              maxLength={MAX_QUERY_LENGTH}
+              maxLength={LIMITS.searchQueryMax}
               placeholder={t(
                 state.mode === 'services'
                   ? 'home.business_search_placeholder'
