@@ -2,16 +2,13 @@
  * `@poruch/server/testing`: the real server for the tests and benches of the other packages
  * (the widgets, the site's end-to-end suites). They import this, never the server's files by
  * path. A test server runs in-process on a loopback port over a fresh database
- * (`startTestServer`); data is the demo catalogue (`seedDemo`), scale data (`seedSynthetic`,
- * `seedSyntheticServices`) or given rows (`seedPartnerService`, `seedServiceRows`); `close()` stops it and drops
- * its data. Suites that spawn the production build find it in `BUILT_SERVER`.
+ * (`startTestServer`), seeded with scale data (`seedSyntheticServices`) or given rows
+ * (`seedPartnerService`, `seedServiceRows`); `close()` stops it and drops its data. Suites that spawn the production build find it in `BUILT_SERVER`.
  *
  * The server's modules load on the first call of one of those functions, so a suite that only
  * spawns the build (and reads answers with `rawGet`) does not load them.
  */
 import type * as Given from './seed/given.js';
-import type * as Demo from './seed/demo.js';
-import type * as Synthetic from './seed/synthetic.js';
 import type * as Db from './db/index.js';
 import type * as MapCache from './map/MapCache.js';
 import type * as Server from './__tests__/helpers/server.js';
@@ -44,11 +41,6 @@ export const openDatabase = lazy((): Promise<typeof Db> => import('./db/index.js
 export const readServices = lazy(
   (): Promise<typeof MapCache> => import('./map/MapCache.js'),
   'readServices',
-);
-export const seedDemo = lazy((): Promise<typeof Demo> => import('./seed/demo.js'), 'seedDemo');
-export const seedSynthetic = lazy(
-  (): Promise<typeof Synthetic> => import('./seed/synthetic.js'),
-  'seedSynthetic',
 );
 const given = (): Promise<typeof Given> => import('./seed/given.js');
 export const seedPartnerService = lazy(given, 'seedPartnerService');
