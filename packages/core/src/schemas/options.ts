@@ -48,6 +48,15 @@ export const runtimeConfigSchema = z.object({
    * widget: the server's TILE_URL. Defaults to OpenStreetMap's, for servers that predate it.
    */
   tileUrl: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  /**
+   * The widgets' script-tag build this server serves, for the embed builder's snippet: its exact
+   * version, the loader's URL at that version and the loader's SRI hash (from the build's
+   * manifest.json). Null when the server has no widgets build.
+   */
+  widgets: z
+    .object({ version: z.string(), loader: z.string(), integrity: z.string() })
+    .nullable()
+    .default(null),
 });
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 

@@ -12,6 +12,16 @@ interface Manifest {
   files: Record<string, { bytes: number; integrity: string }>;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The build served: its exact version and the loader's (`poruch.js`) SRI hash, which
+     * `GET /env` hands the embed builder. Undefined without a build.
+     */
+    widgetsRelease?: { version: string; integrity: string };
+  }
+}
+
 export interface WidgetsPluginOptions {
   /** The script-tag build (`packages/widgets/dist/cdn`). Defaults to finding it beside the server. */
   dir?: string;
@@ -116,6 +126,10 @@ export const widgetsPlugin = fp(async (app: FastifyInstance, options: WidgetsPlu
       etag: `W/"${integrity}"`,
     });
   }
+
+  const loader = manifest.files['poruch.js'];
+  if (loader)
+    app.decorate('widgetsRelease', { version: manifest.version, integrity: loader.integrity });
 
   app.get<{ Params: { version: string; '*': string } }>(
     '/widgets/:version/*',

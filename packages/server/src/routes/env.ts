@@ -23,6 +23,12 @@ export async function envRoutes(app: FastifyInstance, { env }: { env: Env }) {
       vapidPublicKey: app.mail.vapid.publicKey,
       apiBase: `${env.PUBLIC_URL}/api/v1/`,
       tileUrl: env.TILE_URL,
+      widgets: app.widgetsRelease
+        ? {
+            ...app.widgetsRelease,
+            loader: `${env.PUBLIC_URL}/widgets/${app.widgetsRelease.version}/poruch.js`,
+          }
+        : null,
     }),
   );
 }
