@@ -187,6 +187,24 @@ const missingElements = () => ({
   },
 });
 
+/**
+ * The loader's own copy of a module it shares with the elements (shared/styleSheets.ts): a shared
+ * module would be a chunk of its own, which poruch.js would fetch and wait for before it runs.
+ */
+const loaderCopies = () => ({
+  name: 'loader-copies',
+  /** @param {string} id @param {string | undefined} importer */
+  async resolveId(id, importer) {
+    if (!importer?.endsWith('/src/loader/loader.ts') || !id.startsWith('../shared/')) return null;
+    const file = await this.resolve(id, importer, { skipSelf: true });
+    return file && `\0loader:${file.id}`;
+  },
+  /** @param {string} id */
+  load(id) {
+    return id.startsWith('\0loader:') ? readFileSync(id.slice('\0loader:'.length), 'utf8') : null;
+  },
+});
+
 const external = [
   ...Object.keys(pkg.peerDependencies ?? {}),
   ...Object.keys(pkg.dependencies ?? {}),
@@ -212,7 +230,7 @@ const preact = (/** @type {string} */ file) => join(preactDir, file);
 
 export default [
   {
-    input: { index: 'src/index.ts', ...elementInputs },
+    input: { index: 'src/index.ts', jsx: 'src/jsx.ts', ...elementInputs },
     onwarn,
     external: isExternal,
     plugins: [
@@ -262,6 +280,7 @@ export default [
         ],
       }),
       missingElements(),
+      loaderCopies(),
       cssInline(),
       json(),
       nodeResolve({ browser: true, extensions: ['.ts', '.tsx', '.js', '.mjs'] }),

@@ -9,6 +9,7 @@
  */
 import { ELEMENTS } from './elements.js';
 import { showsEnglish } from './english.js';
+import { adoptStyles } from '../shared/styleSheets.js';
 
 const started = new Set<string>();
 const english = new Set<string>();
@@ -47,11 +48,12 @@ function scan(root: ParentNode) {
 }
 
 if (typeof document !== 'undefined' && typeof customElements !== 'undefined') {
-  const style = document.createElement('style');
-  style.textContent = tags
-    .map((tag) => `${tag}:not(:defined){display:block;min-height:${ELEMENTS[tag]![1]}}`)
-    .join('');
-  document.head.append(style);
+  adoptStyles(
+    document,
+    tags
+      .map((tag) => `${tag}:not(:defined){display:block;min-height:${ELEMENTS[tag]![1]}}`)
+      .join(''),
+  );
 
   const observer = new MutationObserver((records) => {
     for (const r of records) {

@@ -15,6 +15,7 @@ import { loadWidgetI18n, loadedWidgetI18n, type WidgetI18n } from './createWidge
 import type { Messages } from './messages.js';
 import { resolveLang } from './lang.js';
 import { SHELL_STYLES } from './theme.js';
+import { sheetsOf } from './styleSheets.js';
 import { WidgetContext, type WidgetContextValue, type WidgetState } from './WidgetContext.js';
 
 /** The props every widget component accepts, as attributes on its element. */
@@ -155,6 +156,8 @@ export function WidgetShell(props: WidgetShellProps) {
   );
 
   const getHost = useCallback(() => latest.current.host ?? shadowHost.current, []);
+  const css = SHELL_STYLES + styles;
+  const sheets = sheetsOf(css);
 
   const emit = useCallback(
     <T,>(name: string, detail: T): boolean => {
@@ -217,12 +220,13 @@ export function WidgetShell(props: WidgetShellProps) {
   return (
     <ShadowDiv
       ref={shadowHost}
-      styleSheets={NO_SHEETS}
+      // Adopted sheets, not a <style>: a host page's CSP without 'unsafe-inline' blocks those.
+      styleSheets={(sheets ?? NO_SHEETS) as CSSStyleSheet[]}
       className="poruch-shell"
       // React passes unknown attributes through; the DOM typings do not know this one.
       {...({ exportparts: parts.join(', ') } as Record<string, string>)}
     >
-      <style>{SHELL_STYLES + styles}</style>
+      {!sheets && <style>{css}</style>}
       {i18n && (
         <div className="poruch-root" part="root" lang={i18n.lang === 'ua' ? 'uk' : 'en-GB'}>
           <WidgetContext.Provider value={value}>{children}</WidgetContext.Provider>

@@ -2,6 +2,7 @@ import { createElement, type ComponentType } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { defineElement } from '../defineElement.js';
 import { HOST_STYLES } from './theme.js';
+import { adoptStyles } from './styleSheets.js';
 import type { WidgetBaseProps } from './WidgetShell.js';
 
 /**
@@ -103,10 +104,9 @@ export function defineWidget<P>(definition: WidgetDefinition<P>): CustomElementC
     constructor() {
       super();
       const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
-      const style = document.createElement('style');
-      style.textContent = HOST_STYLES;
       this.mountPoint = document.createElement('div');
-      shadow.replaceChildren(style, this.mountPoint);
+      shadow.replaceChildren(this.mountPoint);
+      adoptStyles(shadow, HOST_STYLES);
     }
 
     get state(): string | null {
