@@ -151,6 +151,36 @@ describe('cookies never go out on answers a shared cache may keep', () => {
     }
   });
 
+  it('every file answers a widget on any origin without credentials (CORS *, no cookie)', async () => {
+    // A widget on another site asks for the Poruch site's files (flags, icons, chunks, the
+    // loader, the manifest) as CORS requests without credentials (`<img crossorigin>`, module
+    // scripts): each must allow any origin, without credentials, and set no cookie, also for a
+    // browser holding a session cookie.
+    const files = cacheablePaths().filter((p) => /\.[a-z0-9]+$/.test(p) && !p.startsWith('/api/'));
+    expect(files).toEqual(expect.arrayContaining(['/flags/4x3/fr.svg', '/icon.svg']));
+    const failures: string[] = [];
+    for (const p of files) {
+      const res = await rawGet(`${server.url}${p}`, {
+        origin: 'https://host.example',
+        cookie: 'poruch_session=abc; poruch_consent=1',
+        'sec-fetch-mode': 'cors',
+      });
+      const h = res.headers;
+      if (
+        res.status !== 200 ||
+        h['access-control-allow-origin'] !== '*' ||
+        h['access-control-allow-credentials'] !== undefined ||
+        h['set-cookie'] !== undefined
+      ) {
+        failures.push(
+          `${p}: ${res.status}, allow-origin ${h['access-control-allow-origin']}, ` +
+            `credentials ${h['access-control-allow-credentials']}, set-cookie ${h['set-cookie']}`,
+        );
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('any answer that sets a cookie is private or no-store (reads, refusals, writes)', async () => {
     const client = new TestClient(server.url);
     const answers: [string, Headers][] = [];

@@ -50,7 +50,7 @@ export function renderProfileFirstScreen(profile: ServiceProfile, css: string): 
     `<div class="poruch-root" part="root" lang="uk"><div class="profile" part="profile">` +
     `<a class="profile__back" part="back" href="/">← ${t('service_profile.back_to_list')}</a>` +
     `<header class="profile__head"><h1 part="title">${e(profile.name)}</h1><p class="profile__meta">` +
-    `<span class="flag" part="flag"><img class="flag__img" alt="" width="20" height="15" loading="lazy" src="${e(
+    `<span class="flag" part="flag"><img class="flag__img" alt="" width="20" height="15" loading="lazy" crossorigin="anonymous" src="${e(
       flagUrl(profile.countryCode, '/flags/4x3'),
     )}"><span class="flag__name">${country}</span></span>` +
     (profile.category ? `<span>${t(categoryLabelKey(profile.category))}</span>` : '') +

@@ -74,7 +74,8 @@ function pickEncoding(accept: string | undefined): 'br' | 'gzip' | null {
  * Serves the built site at / in production:
  * - files under the site folder with @fastify/static, sending the `.br` / `.gz` the build wrote
  *   beside them when the browser accepts one (`Vary: Accept-Encoding`); content-hashed names
- *   are immutable for a year, the rest revalidate every time (ETag / Last-Modified, 304);
+ *   are immutable for a year, the rest revalidate every time (ETag / Last-Modified, 304); any
+ *   origin may read them without credentials (CORS `*`);
  * - a page path gets the route's prerendered page (dist/pages/<route>.html: its first screen,
  *   inlined CSS, preloads of its chunks), or index.html for a path no route knows; pages are
  *   held in memory, compressed once, with a strong ETag, `no-cache` and 304 on If-None-Match.
@@ -97,6 +98,10 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
           // Vite writes only content-hashed names under assets/ (public/ files go to the root).
           file.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : REVALIDATE,
         );
+        // Public files: any origin may read them, never with credentials (widgets on other
+        // sites ask for flags as CORS requests without cookies, `<img crossorigin>`).
+        reply.header('access-control-allow-origin', '*');
+        reply.removeHeader('access-control-allow-credentials');
       },
     });
     if (fs.existsSync(routesFile)) {

@@ -22,6 +22,8 @@ export function Flag({ code, name, base, hideName = false }: FlagProps) {
         width={20}
         height={15}
         loading="lazy"
+        // A CORS request without credentials: no cookie of the Poruch site goes with a flag.
+        crossOrigin="anonymous"
       />
       {!hideName && <span className="flag__name">{name}</span>}
     </span>
