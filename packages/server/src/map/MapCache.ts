@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CategoryFilter, CategoryKey } from '@poruch/core';
 import { count, eq, max, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.js';
@@ -79,6 +80,8 @@ export class MapCache {
   private readonly onError: (err: unknown) => void;
   private snapshot: Snapshot | null = null;
   private readonly entries = new Map<string, Entry>();
+  /** Indexes of text queries' matches, by filters and the matches' digest (see `matching`). */
+  private readonly matches = new Map<string, Entry>();
   private readonly rebuilding = new Set<string>();
   private loading: { generation: number; promise: Promise<void> } | null = null;
   private checking: Promise<void> | null = null;
@@ -102,14 +105,20 @@ export class MapCache {
     return this.snapshot?.version ?? null;
   }
 
-  /** The index for a filter combination: built on first use, then served until it is stale. */
-  async get(filter: MapFilter): Promise<{ index: MapIndex; version: string }> {
+  /** The current snapshot (waits for one when there is none); starts a version check when due. */
+  private async current(): Promise<Snapshot> {
     let snap = this.snapshot;
     while (!snap || snap.generation !== this.generation) {
       await this.load();
       snap = this.snapshot;
     }
     if (Date.now() - this.lastCheck >= this.checkIntervalMs) void this.check();
+    return snap;
+  }
+
+  /** The index for a filter combination: built on first use, then served until it is stale. */
+  async get(filter: MapFilter): Promise<{ index: MapIndex; version: string }> {
+    const snap = await this.current();
 
     const key = filterKey(filter);
     const entry = this.entries.get(key);
@@ -120,6 +129,39 @@ export class MapCache {
       return entry;
     }
     return this.build(key, filter, snap);
+  }
+
+  /**
+   * The index of the services among `ids` (a text query's matches, see textMatches) that the
+   * filter also picks. Built from the snapshot on first use and kept, by the filter and a digest
+   * of the ids, while the snapshot is the same; the version it answers carries the digest, so
+   * an ETag changes when the matches do even if the map did not.
+   */
+  async matching(
+    filter: MapFilter,
+    ids: readonly string[],
+  ): Promise<{ index: MapIndex; version: string }> {
+    const snap = await this.current();
+    const digest = createHash('sha1').update(ids.join(',')).digest('base64url').slice(0, 16);
+    const key = `${filterKey(filter)}|${digest}`;
+    const version = `${snap.version}~${digest}`;
+    const entry = this.matches.get(key);
+    this.matches.delete(key);
+    if (entry && entry.version === version) {
+      this.matches.set(key, entry);
+      return entry;
+    }
+    const wanted = new Set(ids);
+    const picks = matches(filter);
+    const features = snap.features.filter(
+      (f) => wanted.has(f.properties.id) && picks(f.properties),
+    );
+    const built = { version, index: new MapIndex(features), filter };
+    this.matches.set(key, built);
+    while (this.matches.size > this.maxIndexes) {
+      this.matches.delete(this.matches.keys().next().value!);
+    }
+    return built;
   }
 
   /**
@@ -172,6 +214,7 @@ export class MapCache {
     this.generation++;
     this.snapshot = null;
     this.entries.clear();
+    this.matches.clear();
   }
 
   /** Waits for background work and stops scheduling more. */
@@ -273,7 +316,7 @@ export class MapCache {
 }
 
 /** What puts a service on the map. */
-const visible = sql`${services.status} = 'approved' and ${services.showOnMap}
+export const visible = sql`${services.status} = 'approved' and ${services.showOnMap}
       and ${services.lat} is not null and ${services.lng} is not null`;
 
 /**

@@ -13,6 +13,7 @@ export {
   sameService,
 } from './MapCache.js';
 export type { MapCacheOptions, MapFilter } from './MapCache.js';
+export { MAP_TEXT_LIMIT, textMatches } from './textMatches.js';
 export { MapIndex, MAX_CLUSTER_ZOOM, MAX_ITEMS, fitZoom, toFeature } from './MapIndex.js';
 export type { MapFeature, MapQueryResult, MapService } from './MapIndex.js';
 

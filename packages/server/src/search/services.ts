@@ -45,6 +45,38 @@ export const searchServices = cachedServices.page;
  */
 export const searchServicesJson = cachedServices.json;
 
+/** The filters of a service search, with or without its paging and sort. */
+export type ServiceMatchQuery = Pick<ServiceSearchQuery, 'q' | 'country' | 'category'> &
+  Partial<Pick<ServiceSearchQuery, 'online' | 'hasVacancy' | 'bbox' | 'near' | 'radiusKm'>>;
+
+/**
+ * A service search's conditions: `filtered` (the filters) and `where` (the filters and the text
+ * match, what the search's total counts), and the text query (null when `q` has no word to match).
+ * `countMatches`: over all approved services, the document counts of the query's word bound its
+ * matches (`tq.atLeast`).
+ */
+export async function serviceMatch(db: Db, query: ServiceMatchQuery, countMatches = false) {
+  const tq = await buildTextQuery(db, query.q, { countMatches });
+  // The filters; a text query adds its match (`where`), which the name tiers of the ranking
+  // replace with a match on the name (see rankedPage).
+  const filters: (SQL | undefined)[] = [
+    eq(services.status, 'approved'),
+    query.country ? eq(services.countryCode, query.country) : undefined,
+    categoryCondition(sql`${services.category}`, query.category),
+    query.online ? eq(services.isOnline, true) : undefined,
+    query.hasVacancy ? eq(services.haveVacancy, true) : undefined,
+  ];
+  if (query.bbox) filters.push(insideBox(query.bbox));
+  if (query.near && query.radiusKm !== undefined) {
+    filters.push(withinRadius(query.near, query.radiusKm));
+  }
+  const filtered = and(...filters)!;
+  const where = tq
+    ? and(filtered, sql`${serviceDoc} @@ to_tsquery('simple', ${tq.match})`)!
+    : filtered;
+  return { tq, filtered, where };
+}
+
 async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promise<ServicePage> {
   const { page, pageSize, near, bbox } = query;
   // Over all approved services, the document counts of the query's word bound its matches.
@@ -55,23 +87,8 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
     !query.hasVacancy &&
     !bbox &&
     !(near && query.radiusKm !== undefined);
-  const tq = await buildTextQuery(db, query.q, { countMatches: unfiltered });
-  // The filters; a text query adds its match (`where`), which the name tiers of the ranking
-  // replace with a match on the name (see rankedPage).
-  const filters: (SQL | undefined)[] = [
-    eq(services.status, 'approved'),
-    query.country ? eq(services.countryCode, query.country) : undefined,
-    categoryCondition(sql`${services.category}`, query.category),
-    query.online ? eq(services.isOnline, true) : undefined,
-    query.hasVacancy ? eq(services.haveVacancy, true) : undefined,
-  ];
-  if (bbox) filters.push(insideBox(bbox));
+  const { tq, filtered, where } = await serviceMatch(db, query, unfiltered);
   const distance = near ? distanceFrom(near) : undefined;
-  if (near && query.radiusKm !== undefined) filters.push(withinRadius(near, query.radiusKm));
-  const filtered = and(...filters)!;
-  const where = tq
-    ? and(filtered, sql`${serviceDoc} @@ to_tsquery('simple', ${tq.match})`)!
-    : filtered;
   const rank = tq ? rankExpression(serviceDoc, tq) : undefined;
   const distanceCol = distance ?? sql`NULL::float8`;
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { mapQuerySchema, mapResultSchema } from '@poruch/core';
-import { closeMapCache, mapCacheOf } from '../../../map/index.js';
+import { closeMapCache, mapCacheOf, textMatches } from '../../../map/index.js';
 import { notModified } from '../../../plugins/http-cache.js';
 import { wrapBBoxParam } from '../../../search/geo.js';
 
@@ -28,15 +28,18 @@ export async function mapRoutes(fastify: FastifyInstance) {
         description:
           'Approved services shown on the map, clustered on the server: at most about 500 items per answer at any zoom ' +
           '(the zoom steps down when more would come back; the header X-Map-Zoom says which zoom answered). ' +
-          'A bbox crossing the antimeridian has minLng > maxLng. `q` is accepted but not applied yet (see docs/map.md). ' +
+          'A bbox crossing the antimeridian has minLng > maxLng. With `q`, only the services the services search ' +
+          'matches for the same q and filters (at most its first 1000 matches). ' +
           'Answers carry an ETag and may be up to about a second stale across instances.',
         querystring: mapQuerySchema,
         response: { 200: mapResultSchema },
       },
     },
     async (request, reply) => {
-      const { bbox, zoom, country, category, online } = request.query;
-      const { index, version } = await cache.get({ country, category, online });
+      const { bbox, zoom, country, category, online, q } = request.query;
+      const filter = { country, category, online };
+      const ids = await textMatches(app.db, filter, q);
+      const { index, version } = ids ? await cache.matching(filter, ids) : await cache.get(filter);
       const etag = `W/"${createHash('sha1')
         .update(`${version}|${request.url}`)
         .digest('base64url')
