@@ -3,7 +3,7 @@
 // (default: this one), as docs/releasing.md describes. It refuses a tree with uncommitted changes
 // and a tree without a pending changeset. Then it
 // 1. applies the changesets (`changeset version`): new versions and a CHANGELOG.md entry per package;
-// 2. builds core (its npm build) and everything else (`pnpm build`);
+// 2. builds (`pnpm build`: core, the widgets, the site, the server);
 // 3. publishes the widgets' script-tag build into release/widgets/<version>/, checks every SRI hash
 //    of its manifest.json against the bytes written and lists them with ready <script> tags (SRI.txt);
 // 4. packs @poruch/core and @poruch/widgets into release/ (`pnpm pack`).
@@ -93,8 +93,7 @@ for (const [name, version] of Object.entries(after)) {
 }
 
 // ---- 2. build ------------------------------------------------------------------------------------
-say('building @poruch/core, then `pnpm build`');
-execFileSync('pnpm', ['--filter', '@poruch/core', 'run', 'build'], { cwd: root, stdio: 'inherit' });
+say('building: `pnpm build` (core, then the widgets, the site and the server)');
 execFileSync('pnpm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
 
 // ---- 3. the versioned CDN folder -----------------------------------------------------------------

@@ -138,7 +138,7 @@ export async function buildApp({
     },
     { prefix: '/api/v1' },
   );
-  await app.register(widgetsPlugin, { dir: widgetsDir });
+  await app.register(widgetsPlugin, { dir: widgetsDir, releases: env.WIDGETS_RELEASES_DIR });
   await app.register(sitePlugin, { env });
   return app;
 }

@@ -196,6 +196,11 @@ export const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(25_000),
   /** Directory of the built site. Defaults to packages/site/dist. */
   SITE_DIR: z.string().optional(),
+  /**
+   * Folder of earlier widget releases (`release/widgets/<version>/` of `pnpm release`), served at
+   * `/widgets/<version>/` beside the build, so pinned pages keep working. Defaults to none.
+   */
+  WIDGETS_RELEASES_DIR: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema> & {

@@ -8,6 +8,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { widgetsPlugin } from '../plugins/widgets.js';
+import { writeWidgetsBuild } from './helpers/builds.js';
 import { rawGet } from './helpers/rawGet.js';
 
 /**
@@ -55,7 +56,7 @@ beforeAll(() => {
       name: 'release-fixture',
       private: true,
       type: 'module',
-      scripts: { build: 'pnpm --filter @poruch/widgets run build' },
+      scripts: { build: 'pnpm --filter @poruch/core --filter @poruch/widgets run build' },
     }),
   );
   write('pnpm-workspace.yaml', 'packages:\n  - packages/*\n');
@@ -249,5 +250,56 @@ describe('pnpm release', () => {
         /refused: release\/widgets\/0\.2\.0 holds other bytes for 0\.2\.0/,
       );
     }, 60_000);
+  });
+});
+
+describe('the server keeps earlier releases (WIDGETS_RELEASES_DIR)', () => {
+  let app: FastifyInstance;
+  let url: string;
+  let dir: string;
+  const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'poruch-releases-'));
+    const build = (version: string, at: string) =>
+      writeWidgetsBuild(at, {
+        version,
+        major: `v${version.split('.')[0]}`,
+        files: { 'poruch.js': `// loader ${version}\n` },
+      });
+    await build('1.0.0', path.join(dir, 'build'));
+    // 0.10.0 is later than 0.9.0; a pre-release never becomes a major's moving version.
+    for (const version of ['0.9.0', '0.10.0', '0.11.0-next.1', '1.0.0']) {
+      await build(version, path.join(dir, 'releases', version));
+    }
+    app = Fastify();
+    await app.register(widgetsPlugin, {
+      dir: path.join(dir, 'build'),
+      releases: path.join(dir, 'releases'),
+    });
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await app?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves every kept version, immutable, and an older major at its newest release', async () => {
+    const get = (prefix: string) => rawGet(`${url}/widgets/${prefix}/poruch.js`);
+    for (const version of ['0.9.0', '0.10.0', '0.11.0-next.1', '1.0.0']) {
+      const res = await get(version);
+      expect(res.status, version).toBe(200);
+      expect(res.body.toString(), version).toBe(`// loader ${version}\n`);
+      expect(res.headers['cache-control'], version).toBe(IMMUTABLE);
+    }
+    const manifest = await rawGet(`${url}/widgets/0.9.0/manifest.json`);
+    expect(JSON.parse(manifest.body.toString()).version).toBe('0.9.0');
+
+    const v0 = await get('v0');
+    expect(v0.body.toString()).toBe('// loader 0.10.0\n');
+    expect(v0.headers['cache-control']).toBe('public, max-age=300, stale-while-revalidate=86400');
+    expect((await get('v1')).body.toString()).toBe('// loader 1.0.0\n');
+    expect((await get('0.8.0')).status).toBe(404);
+    expect((await get('v2')).status).toBe(404);
   });
 });

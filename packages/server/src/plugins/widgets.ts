@@ -25,6 +25,12 @@ declare module 'fastify' {
 export interface WidgetsPluginOptions {
   /** The script-tag build (`packages/widgets/dist/cdn`). Defaults to finding it beside the server. */
   dir?: string;
+  /**
+   * Earlier releases kept on the server (`WIDGETS_RELEASES_DIR`): one `<version>/` folder each, as
+   * `pnpm release` writes them into `release/widgets/`. Each is served at `/widgets/<version>/`,
+   * and the newest of a major other than the build's at `/widgets/v<major>/`.
+   */
+  releases?: string;
 }
 
 const TYPES: Record<string, string> = {
@@ -90,25 +96,8 @@ function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
   return ok('br') ? 'br' : ok('gzip') ? 'gzip' : null;
 }
 
-/**
- * Serves the widgets' script-tag build at two prefixes:
- * - `/widgets/<exact version>/…` (`/widgets/0.1.0/poruch.js`): immutable, cached for a year,
- *   with the SRI hashes of `manifest.json`;
- * - `/widgets/v<major>/…` (`/widgets/v0/poruch.js`): the moving major. Its entry points (the
- *   loader `poruch.js` and `manifest.json`, whose names do not change between builds) are cached
- *   for five minutes and then revalidated (ETag, 304), so a fix reaches every embedding page
- *   without their changing the snippet; the content-hashed chunks they import are immutable.
- * Each file goes out brotli- or gzip-encoded when the browser accepts it, from the copies the
- * build wrote (`Vary: Accept-Encoding`). Any origin may load them (CORS `*`, no credentials,
- * cross-origin resource policy). The files are read into memory once at start; a build without
- * a manifest serves nothing, with a warning.
- */
-export const widgetsPlugin = fp(async (app: FastifyInstance, options: WidgetsPluginOptions) => {
-  const dir = options.dir ?? findBuild();
-  if (!dir || !fs.existsSync(path.join(dir, 'manifest.json'))) {
-    app.log.warn('[poruch] widgets build not found; run pnpm build');
-    return;
-  }
+/** A build's manifest and files, read into memory. */
+function readBuild(dir: string): { manifest: Manifest; files: Map<string, WidgetFile> } {
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
   const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file) : undefined);
   const files = new Map<string, WidgetFile>();
@@ -126,6 +115,57 @@ export const widgetsPlugin = fp(async (app: FastifyInstance, options: WidgetsPlu
       etag: `W/"${integrity}"`,
     });
   }
+  return { manifest, files };
+}
+
+/** `a` is a later release than `b` (x.y.z compared as numbers). */
+const later = (a: string, b: string) => {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+  const i = x!.findIndex((n, k) => n !== y![k]);
+  return i >= 0 && x![i]! > y![i]!;
+};
+
+/**
+ * Serves the widgets' script-tag build at two prefixes:
+ * - `/widgets/<exact version>/…` (`/widgets/0.1.0/poruch.js`): immutable, cached for a year,
+ *   with the SRI hashes of `manifest.json`;
+ * - `/widgets/v<major>/…` (`/widgets/v0/poruch.js`): the moving major. Its entry points (the
+ *   loader `poruch.js` and `manifest.json`, whose names do not change between builds) are cached
+ *   for five minutes and then revalidated (ETag, 304), so a fix reaches every embedding page
+ *   without their changing the snippet; the content-hashed chunks they import are immutable.
+ * Each file goes out brotli- or gzip-encoded when the browser accepts it, from the copies the
+ * build wrote (`Vary: Accept-Encoding`). Any origin may load them (CORS `*`, no credentials,
+ * cross-origin resource policy). The files are read into memory once at start; a build without
+ * a manifest serves nothing, with a warning.
+ *
+ * Earlier releases (`releases`) stay served the same way, so a page pinned to an exact version,
+ * or to an older major, keeps working after the server moves on.
+ */
+export const widgetsPlugin = fp(async (app: FastifyInstance, options: WidgetsPluginOptions) => {
+  const dir = options.dir ?? findBuild();
+  if (!dir || !fs.existsSync(path.join(dir, 'manifest.json'))) {
+    app.log.warn('[poruch] widgets build not found; run pnpm build');
+    return;
+  }
+  const build = readBuild(dir);
+  const { manifest } = build;
+  // Exact version → build; major → the build, or for another major its newest final release.
+  const exact = new Map([[manifest.version, build]]);
+  const majors = new Map([[manifest.major, build]]);
+  const folders =
+    options.releases && fs.existsSync(options.releases)
+      ? fs.readdirSync(options.releases, { withFileTypes: true })
+      : [];
+  for (const folder of folders.map((d) => path.join(d.parentPath, d.name))) {
+    if (!fs.existsSync(path.join(folder, 'manifest.json'))) continue;
+    const release = readBuild(folder);
+    const { version, major } = release.manifest;
+    if (exact.has(version)) continue;
+    exact.set(version, release);
+    const newest = majors.get(major);
+    if (major === manifest.major || version.includes('-')) continue;
+    if (!newest || later(version, newest.manifest.version)) majors.set(major, release);
+  }
 
   const loader = manifest.files['poruch.js'];
   if (loader)
@@ -137,10 +177,10 @@ export const widgetsPlugin = fp(async (app: FastifyInstance, options: WidgetsPlu
     async (request, reply) => {
       const { version } = request.params;
       const name = request.params['*'];
-      const exact = version === manifest.version;
-      const file = files.get(name);
-      if ((!exact && version !== manifest.major) || !file) throw new PoruchError(404, 'not_found');
-      const immutable = exact || HASHED_WIDGET_FILE.test(name);
+      const pinned = exact.get(version);
+      const file = (pinned ?? majors.get(version))?.files.get(name);
+      if (!file) throw new PoruchError(404, 'not_found');
+      const immutable = !!pinned || HASHED_WIDGET_FILE.test(name);
       reply
         .header('content-type', TYPES[path.extname(name)] ?? 'application/octet-stream')
         .header(
