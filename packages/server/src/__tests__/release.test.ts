@@ -48,74 +48,77 @@ for (const [name, text] of Object.entries({
 }
 `;
 
-beforeAll(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'poruch-release-'));
-  write(
-    'package.json',
-    json({
-      name: 'release-fixture',
-      private: true,
-      type: 'module',
-      scripts: { build: 'pnpm --filter @poruch/core --filter @poruch/widgets run build' },
-    }),
-  );
-  write('pnpm-workspace.yaml', 'packages:\n  - packages/*\n');
-  write('.gitignore', 'node_modules/\ndist/\nrelease/\n');
-  for (const file of ['config.json', 'README.md']) {
-    write(`.changeset/${file}`, fs.readFileSync(path.join(repo, '.changeset', file), 'utf8'));
-  }
-  write(
-    'packages/core/package.json',
-    json({
-      name: '@poruch/core',
-      version: '0.1.0',
-      type: 'module',
-      files: ['dist'],
-      exports: { '.': './dist/index.js' },
-      scripts: {
-        build:
-          "node -e \"fs.mkdirSync('dist',{recursive:true});fs.writeFileSync('dist/index.js','export {};')\"",
-      },
-    }),
-  );
-  write(
-    'packages/widgets/package.json',
-    json({
-      name: '@poruch/widgets',
-      version: '0.1.0',
-      type: 'module',
-      files: ['dist'],
-      dependencies: { '@poruch/core': 'workspace:*' },
-      scripts: {
-        build:
-          'rm -rf dist && node build.mjs && node scripts/manifest.mjs && node scripts/compress.mjs',
-      },
-    }),
-  );
-  write('packages/widgets/build.mjs', WIDGETS_BUILD);
-  for (const file of ['manifest.mjs', 'compress.mjs']) {
+// No database here: run once, not again in the server-pg project.
+const once = process.env.PORUCH_TEST_DB !== 'postgres';
+
+describe.runIf(once)('pnpm release', () => {
+  beforeAll(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'poruch-release-'));
     write(
-      `packages/widgets/scripts/${file}`,
-      fs.readFileSync(path.join(repo, 'packages', 'widgets', 'scripts', file), 'utf8'),
+      'package.json',
+      json({
+        name: 'release-fixture',
+        private: true,
+        type: 'module',
+        scripts: { build: 'pnpm --filter @poruch/core --filter @poruch/widgets run build' },
+      }),
     );
-  }
-  write(
-    'packages/server/package.json',
-    json({ name: '@poruch/server', version: '0.1.0', private: true }),
-  );
-  execFileSync('pnpm', ['install', '--offline', '--silent'], { cwd: root, stdio: 'pipe' });
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.email', 'release@test');
-  git('config', 'user.name', 'release test');
-  git('add', '.');
-  git('commit', '-q', '-m', 'fixture');
-}, 60_000);
+    write('pnpm-workspace.yaml', 'packages:\n  - packages/*\n');
+    write('.gitignore', 'node_modules/\ndist/\nrelease/\n');
+    for (const file of ['config.json', 'README.md']) {
+      write(`.changeset/${file}`, fs.readFileSync(path.join(repo, '.changeset', file), 'utf8'));
+    }
+    write(
+      'packages/core/package.json',
+      json({
+        name: '@poruch/core',
+        version: '0.1.0',
+        type: 'module',
+        files: ['dist'],
+        exports: { '.': './dist/index.js' },
+        scripts: {
+          build:
+            "node -e \"fs.mkdirSync('dist',{recursive:true});fs.writeFileSync('dist/index.js','export {};')\"",
+        },
+      }),
+    );
+    write(
+      'packages/widgets/package.json',
+      json({
+        name: '@poruch/widgets',
+        version: '0.1.0',
+        type: 'module',
+        files: ['dist'],
+        dependencies: { '@poruch/core': 'workspace:*' },
+        scripts: {
+          build:
+            'rm -rf dist && node build.mjs && node scripts/manifest.mjs && node scripts/compress.mjs',
+        },
+      }),
+    );
+    write('packages/widgets/build.mjs', WIDGETS_BUILD);
+    for (const file of ['manifest.mjs', 'compress.mjs']) {
+      write(
+        `packages/widgets/scripts/${file}`,
+        fs.readFileSync(path.join(repo, 'packages', 'widgets', 'scripts', file), 'utf8'),
+      );
+    }
+    write(
+      'packages/server/package.json',
+      json({ name: '@poruch/server', version: '0.1.0', private: true }),
+    );
+    execFileSync('pnpm', ['install', '--offline', '--silent'], { cwd: root, stdio: 'pipe' });
+    git('init', '-q', '-b', 'main');
+    git('config', 'user.email', 'release@test');
+    git('config', 'user.name', 'release test');
+    git('add', '.');
+    git('commit', '-q', '-m', 'fixture');
+  }, 60_000);
 
-afterAll(() => {
-  if (root) fs.rmSync(root, { recursive: true, force: true });
-});
+  afterAll(() => {
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
 
-describe('pnpm release', () => {
   it('refuses without a changeset, and on a tree with uncommitted changes', () => {
     const none = release();
     expect(none.status).not.toBe(0);
@@ -253,7 +256,7 @@ describe('pnpm release', () => {
   });
 });
 
-describe('the server keeps earlier releases (WIDGETS_RELEASES_DIR)', () => {
+describe.runIf(once)('the server keeps earlier releases (WIDGETS_RELEASES_DIR)', () => {
   let app: FastifyInstance;
   let url: string;
   let dir: string;
