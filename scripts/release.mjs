@@ -94,7 +94,13 @@ for (const [name, version] of Object.entries(after)) {
 
 // ---- 2. build ------------------------------------------------------------------------------------
 say('building: `pnpm build` (core, then the widgets, the site and the server)');
-execFileSync('pnpm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+try {
+  execFileSync('pnpm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+} catch {
+  refuse(
+    'the build failed (above); the versions applied are left in the tree, revert them with git',
+  );
+}
 
 // ---- 3. the versioned CDN folder -----------------------------------------------------------------
 const version = after['@poruch/widgets'];
