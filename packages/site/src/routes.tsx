@@ -54,6 +54,7 @@ const Admin = lazyScreen(() => import('./screens/admin/index.js'));
 const Profile = lazyScreen(() => import('./screens/profile/index.js'));
 const Unsubscribe = lazyScreen(() => import('./screens/unsubscribe/index.js'));
 const StaticPage = lazyScreen(() => import('./pages/static/index.js'));
+const Embed = lazyScreen(() => import('./screens/embed/index.js'));
 
 export const ROUTES: readonly RouteDef[] = [
   { name: 'home', path: '/', screen: Home, access: 'everyone', title: 'home.title', footer: false },
@@ -122,6 +123,14 @@ export const ROUTES: readonly RouteDef[] = [
     access: 'everyone',
     title: 'pages.support_title',
     description: 'pages.support_text',
+  },
+  {
+    name: 'embed',
+    path: '/embed',
+    screen: Embed,
+    access: 'everyone',
+    title: 'embed.title',
+    description: 'embed.lead',
   },
   {
     name: 'privacy-policy',

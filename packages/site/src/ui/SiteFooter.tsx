@@ -12,7 +12,8 @@ export function SiteFooter() {
         <SocialBlock />
         <p>
           {t('footer.copyright', { year: new Date().getFullYear() })} ·{' '}
-          <Link to="/privacy-policy">{t('footer.privacy_policy')}</Link>
+          <Link to="/privacy-policy">{t('footer.privacy_policy')}</Link> ·{' '}
+          <Link to="/embed">{t('footer.embed')}</Link>
         </p>
       </div>
     </footer>

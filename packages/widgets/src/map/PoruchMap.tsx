@@ -5,12 +5,15 @@ import { categoryMessages } from '../shared/messages/categoryMessages.js';
 import { mapMessages } from '../shared/messages/mapMessages.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
-import { MapController } from './createMapController.js';
+import { MapController, type MapView } from './createMapController.js';
 import type { FocusEventDetail, LatLng, SearchEventDetail, ServiceFilters } from './filters.js';
 import { MAP_PARTS, mapStyles } from './mapStyles.js';
 
 /** The detail of `poruch:select`: the point clicked. */
 export type MapSelectDetail = MapPoint;
+
+/** The detail of `poruch:move`: the centre and zoom after a pan or zoom. */
+export type MapMoveDetail = MapView;
 
 export interface MapProps extends WidgetBaseProps {
   /** ISO country code to show only one country's services. Defaults to every country. */
@@ -35,6 +38,8 @@ export interface MapProps extends WidgetBaseProps {
   listView?: boolean;
   /** Called when a point is chosen; `poruch:select` carries the same detail. */
   onSelect?: (detail: MapSelectDetail) => void;
+  /** Called after every pan or zoom; `poruch:move` carries the same detail. */
+  onMove?: (detail: MapMoveDetail) => void;
 }
 
 const MESSAGES = [mapMessages, categoryMessages];
@@ -114,6 +119,7 @@ function MapView(props: MapProps) {
       },
       onTilesFailed: () => setOffline(true),
       onPointClick: (p) => setSelected(p),
+      onView: (view) => handlers.current.emit('move', view),
     });
     setController(c);
     return () => {

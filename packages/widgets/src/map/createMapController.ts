@@ -30,6 +30,14 @@ export interface MapControllerOptions {
   onTilesFailed: () => void;
   /** Called when a point is clicked (or Enter is pressed on it). */
   onPointClick: (point: MapPoint) => void;
+  /** Called after every pan or zoom with the new centre and zoom. */
+  onView?: (view: MapView) => void;
+}
+
+/** Where the map looks: its centre and zoom. */
+export interface MapView {
+  center: LatLng;
+  zoom: number;
 }
 
 /** Default start: central Europe, where most services are. */
@@ -177,6 +185,8 @@ export class MapController {
   }
 
   private readonly onMove = () => {
+    const { lat, lng } = this.map.getCenter();
+    this.options.onView?.({ center: { lat, lng }, zoom: this.map.getZoom() });
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.load(), this.options.debounceMs ?? 150);
   };

@@ -56,6 +56,13 @@ function Support() {
       <Section title="support_page.donate_title" text="support_page.donate_text" />
       <Section title="support_page.share_title" text="support_page.share_text" />
       <Section title="support_page.volunteer_title" text="support_page.volunteer_text" />
+      <section className="prose__section">
+        <h2>{t('support_page.embed_title')}</h2>
+        <p>{t('support_page.embed_text')}</p>
+        <p>
+          <Link to="/embed">{t('support_page.embed_link')}</Link>
+        </p>
+      </section>
       {loggedOut && locale === 'ua' && (
         <p>
           <Link className="button" to="/provide-help">

@@ -8,7 +8,8 @@ import { usePartnerWidget } from './partnerWidget.js';
 /**
  * My services (`/dashboard/services`): the service cards of `<poruch-dashboard>` (status, decline
  * reason, show on / hide from the map, delete after the site's confirmation), with the site's
- * heading, its add link, and its own links on each card (edit page, vacancies, public profile).
+ * heading, its add link, and its own links on each card (edit page, vacancies, public profile,
+ * and the embed builder with the service's vacancy board).
  */
 export function MyServices() {
   const t = useT();
@@ -23,9 +24,17 @@ export function MyServices() {
           {t('my_services.vacancies')}
         </Link>
         {s.status === 'approved' && (
-          <Link to={`/services/${s.id}`} className="button button--secondary">
-            {t('home.view_profile')}
-          </Link>
+          <>
+            <Link to={`/services/${s.id}`} className="button button--secondary">
+              {t('home.view_profile')}
+            </Link>
+            <Link
+              to={`/embed?widget=vacancies&service=${encodeURIComponent(s.id)}`}
+              className="button button--secondary"
+            >
+              {t('my_services.embed_vacancies')}
+            </Link>
+          </>
         )}
       </>
     ),
