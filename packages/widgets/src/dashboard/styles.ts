@@ -11,7 +11,7 @@ export const dashboardStyles = /* css */ `
 .reason { display: inline-flex !important; align-items: center; gap: 8px; min-height: 44px; cursor: pointer; }
 .reason input { width: 20px; height: 20px; margin: 0; flex: none; accent-color: var(--_primary); }
 .vacancy__text { margin: 0; white-space: pre-line; overflow-wrap: anywhere; }
-.vacancy__name { margin: 0; font-size: 1.05rem; overflow-wrap: anywhere; }
+.vacancy__name { margin: 0; font-size: 16.8px; overflow-wrap: anywhere; }
 .service__head h3 { margin: 0; overflow-wrap: anywhere; }
 .form { display: flex !important; flex-direction: column; gap: var(--_space); }
 .candidates { display: flex !important; flex-direction: column; gap: 6px; }

@@ -1,8 +1,8 @@
 /** Styles of `<poruch-report>`, after the shared ones. */
 export const reportStyles = /* css */ `
-.report { display: flex !important; flex-direction: column; gap: var(--_space); max-width: 40rem; }
+.report { display: flex !important; flex-direction: column; gap: var(--_space); max-width: 640px; }
 .report fieldset { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 8px var(--_space) var(--_space); margin: 0; }
-.report legend { font-weight: 600; font-size: .92rem; padding: 0 4px; }
+.report legend { font-weight: 600; font-size: 14.72px; padding: 0 4px; }
 .reasons { display: flex !important; flex-direction: column; gap: 6px; }
 .reason { display: flex !important; align-items: center; gap: 8px; cursor: pointer; }
 .reason input { width: 18px; height: 18px; }

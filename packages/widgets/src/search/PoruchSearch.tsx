@@ -175,6 +175,7 @@ function SearchView(props: SearchProps) {
               : resultsText(t, lang, 'widget.results', data)}
           </p>
           <ul className="results" part="results" aria-busy={status === 'loading'}>
+            {!data && <ResultSkeletons count={pageSize} />}
             {data?.items.map((s) => (
               <li key={s.id} className="result" part="result">
                 <h3 part="result-title">
@@ -191,8 +192,8 @@ function SearchView(props: SearchProps) {
                     .filter(Boolean)
                     .join(' · ')}
                 </span>
-                {s.lat !== null && s.lng !== null && (
-                  <div className="actions">
+                <div className="actions">
+                  {s.lat !== null && s.lng !== null && (
                     <button
                       type="button"
                       className="link"
@@ -207,8 +208,8 @@ function SearchView(props: SearchProps) {
                     >
                       {t('widget.show_on_map')}
                     </button>
-                  </div>
-                )}
+                  )}
+                </div>
               </li>
             ))}
           </ul>
@@ -216,4 +217,22 @@ function SearchView(props: SearchProps) {
       )}
     </section>
   );
+}
+
+/**
+ * The first page's rows while it loads: each is a result's size (the rows have a fixed height),
+ * so the answer takes their place without moving the page.
+ */
+function ResultSkeletons({ count }: { count: number }) {
+  return Array.from({ length: count }, (_, i) => (
+    <li key={i} className="result result--skeleton" aria-hidden="true">
+      <h3>
+        <span className="bar" />
+      </h3>
+      <span className="muted">
+        <span className="bar" />
+      </span>
+      <div className="actions" />
+    </li>
+  ));
 }

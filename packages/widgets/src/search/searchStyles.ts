@@ -1,4 +1,4 @@
-import { themeVar } from '../shared/theme.js';
+import { themeVar, tint } from '../shared/theme.js';
 
 /** Every `part` of `<poruch-search>`, exported for `::part()`. */
 export const SEARCH_PARTS = [
@@ -27,19 +27,26 @@ input, select {
   padding: 8px 10px; min-height: 40px; width: 100%;
 }
 input[type="checkbox"] { width: 20px; height: 20px; min-height: 0; accent-color: ${themeVar('--poruch-color-primary')}; }
-.count { color: ${themeVar('--poruch-color-muted')}; font-size: 14px; margin: 0 0 8px; }
+/* One line each, so that every row and the count have a fixed height (no layout shift). */
+.count {
+  color: ${themeVar('--poruch-color-muted')}; font-size: 14px; line-height: 20px; height: 20px; margin: 0 0 8px;
+  white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
+}
 .results { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
 .result {
   display: flex; flex-direction: column; gap: 4px; padding: ${themeVar('--poruch-space')};
   background: ${themeVar('--poruch-color-surface')};
   border: 1px solid ${themeVar('--poruch-color-border')}; border-radius: ${themeVar('--poruch-radius')};
 }
-.result h3 { margin: 0; font-size: 17px; }
+.result h3, .result .muted { display: block; margin: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.result h3 { font-size: 17px; line-height: 24px; height: 24px; }
 .result a { color: ${themeVar('--poruch-color-primary')}; font-weight: 650; }
-.muted { color: ${themeVar('--poruch-color-muted')}; font-size: 14px; }
-.actions { display: flex; gap: 12px; flex-wrap: wrap; align-items: center; }
+.muted { color: ${themeVar('--poruch-color-muted')}; font-size: 14px; line-height: 20px; height: 20px; }
+.actions { display: flex; gap: 12px; align-items: center; height: 31px; }
 .link {
-  background: none; border: 0; padding: 4px 0; font: inherit; cursor: pointer; text-decoration: underline;
+  background: none; border: 0; padding: 4px 0; font: inherit; line-height: 23px; cursor: pointer; text-decoration: underline;
   color: ${themeVar('--poruch-color-primary')};
 }
+.bar { display: inline-block; vertical-align: middle; width: 40%; height: 0.7em; border-radius: 4px; background: ${tint('--poruch-color-muted')}; }
+.muted .bar { width: 60%; }
 `;

@@ -19,6 +19,7 @@ import { MissingServiceId } from '../ui/MissingServiceId.js';
 import { UI_PARTS } from '../ui/parts.js';
 import { isProfileTab, ServiceProfile, type ProfileTab } from './ServiceProfile.js';
 import { serviceStyles } from './styles.js';
+import { vacancyStyles } from '../vacancies/styles.js';
 
 export interface PoruchServiceProps extends WidgetBaseProps {
   /** The service's id. Attribute `service-id`. Required. */
@@ -90,7 +91,7 @@ const SERVICE_MESSAGES = [
 ];
 
 /** The widget's own styles, after the shell's reset. */
-const STYLES = baseStyles + reportStyles + serviceStyles;
+const STYLES = baseStyles + reportStyles + vacancyStyles + serviceStyles;
 
 /**
  * The whole stylesheet of `<poruch-service>`'s shadow root (the shell's reset and the widget's

@@ -72,7 +72,7 @@ export function ServiceProfile({
     <div className="profile" part="profile">
       <BackLink serviceId={serviceId} href={backHref} onNavigate={onNavigate} />
       {isApiError(error) && error.status === 404 ? (
-        <StatusMessage kind="error" text={t('service_profile.not_found')} />
+        <ErrorState error={error} message={t('service_profile.not_found')} />
       ) : error ? (
         <ErrorState error={error} onRetry={reload} />
       ) : status === 'loading' && !data ? (

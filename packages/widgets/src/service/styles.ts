@@ -1,4 +1,4 @@
-/** Styles of `<poruch-service>`, after the shared ones. */
+/** Styles of `<poruch-service>`, after the shared ones and the vacancy cards' (vacancies/styles.ts). */
 export const serviceStyles = /* css */ `
 .profile { display: flex !important; flex-direction: column; gap: var(--_space); }
 .profile__back { align-self: flex-start; }
@@ -21,10 +21,5 @@ export const serviceStyles = /* css */ `
 .contacts dt { font-weight: 600; }
 .contacts dd { margin: 0; overflow-wrap: anywhere; }
 @media (max-width: 480px) { .contacts { grid-template-columns: 1fr; } .contacts dd { margin-bottom: 6px; } .tabs__tab { padding: 10px 8px; } }
-.vacancy-list { display: grid !important; gap: var(--_space); }
-.vacancy { display: flex !important; flex-direction: column; gap: 6px; }
-.vacancy__head { display: flex !important; justify-content: space-between; align-items: baseline; gap: 8px; flex-wrap: wrap; }
-.vacancy__facts { display: flex !important; flex-wrap: wrap; gap: 4px 14px; font-weight: 600; font-size: .95rem; }
-.vacancy__text { white-space: pre-line; overflow-wrap: anywhere; }
 .report-box { border-top: 1px solid var(--_border); padding-top: var(--_space); }
 `;

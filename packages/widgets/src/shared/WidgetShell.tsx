@@ -13,8 +13,8 @@ import { emit as emitEvent } from '../emit.js';
 import { ENGLISH } from './english.js';
 import { loadWidgetI18n, loadedWidgetI18n, type WidgetI18n } from './createWidgetI18n.js';
 import type { Messages } from './messages.js';
-import { resolveLang } from './lang.js';
-import { SHELL_STYLES } from './theme.js';
+import { langDir, resolveLang } from './lang.js';
+import { resolveTheme, SHELL_STYLES, type WidgetTheme } from './theme.js';
 import { sheetsOf } from './styleSheets.js';
 import { WidgetContext, type WidgetContextValue, type WidgetState } from './WidgetContext.js';
 
@@ -35,6 +35,11 @@ export interface WidgetBaseProps {
    * `ua` or `en_GB` (also `uk`, `en`, `en-GB`). Defaults to `<html lang>`, else `ua`.
    */
   lang?: string;
+  /**
+   * `light` (opaque, readable on any page), `dark`, or `auto` (follows the visitor's
+   * `prefers-color-scheme`). Custom properties the page sets win over either. Defaults to `light`.
+   */
+  theme?: WidgetTheme;
   /** Called when the widget's state changes. Defaults to none. */
   onStateChange?: (state: WidgetState) => void;
   /**
@@ -228,7 +233,13 @@ export function WidgetShell(props: WidgetShellProps) {
     >
       {!sheets && <style>{css}</style>}
       {i18n && (
-        <div className="poruch-root" part="root" lang={i18n.lang === 'ua' ? 'uk' : 'en-GB'}>
+        <div
+          className="poruch-root"
+          part="root"
+          lang={i18n.lang === 'ua' ? 'uk' : 'en-GB'}
+          dir={langDir(i18n.lang)}
+          data-theme={resolveTheme(props.theme)}
+        >
           <WidgetContext.Provider value={value}>{children}</WidgetContext.Provider>
         </div>
       )}

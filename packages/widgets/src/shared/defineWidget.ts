@@ -26,8 +26,8 @@ export interface WidgetDefinition<P> {
   /** The React component; it receives the props below plus `host`, `apiBase` and `lang`. */
   component: ComponentType<P & WidgetBaseProps>;
   /**
-   * The widget's own attributes, kebab-case, with their types. `api-base` and `lang` are
-   * always there. Defaults to none.
+   * The widget's own attributes, kebab-case, with their types. `api-base`, `lang` and `theme`
+   * are always there. Defaults to none.
    */
   attributes?: Record<string, AttributeType>;
 }
@@ -87,6 +87,7 @@ export function defineWidget<P>(definition: WidgetDefinition<P>): CustomElementC
   const types: Record<string, AttributeType> = {
     'api-base': 'string',
     lang: 'string',
+    theme: 'string',
     ...definition.attributes,
   };
   const names = Object.keys(types);

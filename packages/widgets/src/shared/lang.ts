@@ -1,6 +1,12 @@
 import { DEFAULT_LOCALE, type LocaleCode } from '@poruch/core/lite';
 
 /**
+ * The writing direction of a widget language, set on the widget's root so that the host page's
+ * (`<html dir="rtl">`) never reaches inside. Both languages are left to right.
+ */
+export const langDir = (_lang: LocaleCode): 'ltr' | 'rtl' => 'ltr';
+
+/**
  * The widget language for a `lang` attribute value or, when it is empty, the page's
  * `<html lang>`: `uk`, `ua` and `uk-UA` give `ua`; `en`, `en-GB` and `en_US` give `en_GB`.
  * Anything else gives the default, `ua`.

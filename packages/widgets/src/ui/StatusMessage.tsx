@@ -1,29 +1,21 @@
 export interface StatusMessageProps {
-  /** `loading` is announced politely, `error` as an alert, `empty` and `success` as status. */
-  kind: 'loading' | 'empty' | 'error' | 'success';
+  /** `loading` and `empty` are announced politely, `success` as status. Errors: ErrorState. */
+  kind: 'loading' | 'empty' | 'success';
   /** The message, already translated. */
   text: string;
-  /** Label of the retry button; no button without it or without `onRetry`. */
-  retryLabel?: string;
-  onRetry?: () => void;
 }
 
-/** A loading, empty, error or success message inside a widget, never a blank box. */
-export function StatusMessage({ kind, text, retryLabel, onRetry }: StatusMessageProps) {
+/** A loading, empty or success message inside a widget, never a blank box. */
+export function StatusMessage({ kind, text }: StatusMessageProps) {
   return (
     <div
       className={`status status--${kind}`}
       part={`status status-${kind}`}
-      role={kind === 'error' ? 'alert' : 'status'}
-      aria-live={kind === 'error' ? 'assertive' : 'polite'}
+      role="status"
+      aria-live="polite"
     >
       {kind === 'loading' && <span className="spinner" aria-hidden="true" />}
       <span>{text}</span>
-      {onRetry && retryLabel && (
-        <button type="button" className="button button--secondary" part="button" onClick={onRetry}>
-          {retryLabel}
-        </button>
-      )}
     </div>
   );
 }

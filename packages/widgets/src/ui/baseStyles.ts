@@ -1,36 +1,34 @@
+import { themeVar, tint } from '../shared/theme.js';
+
 /**
  * The styles the form-and-list widgets (vacancies, report, service, dashboard) share, after the
- * shell's reset (shared/theme.ts `SHELL_STYLES`). Colours, font, radius and spacing come from `--poruch-*` custom properties
- * with defaults, so a host page themes every widget at once:
- *
- * `--poruch-font`, `--poruch-color-text`, `--poruch-color-muted`, `--poruch-color-bg`,
- * `--poruch-color-surface`, `--poruch-color-border`, `--poruch-color-primary`,
- * `--poruch-color-on-primary`, `--poruch-color-error`, `--poruch-color-success`,
- * `--poruch-radius`, `--poruch-space`.
- * `--poruch-color-success` is added here for the report's and the dashboard's confirmations.
+ * shell's reset (shared/theme.ts `SHELL_STYLES`). Colours, font, radius and spacing come from
+ * the `--poruch-*` custom properties with the widget theme's defaults (shared/theme.ts), so a
+ * host page themes every widget at once. Sizes are px from the root's 16px base, never `rem`.
  */
 export const baseStyles = /* css */ `
 .poruch-root {
-  --_space: var(--poruch-space, 12px);
-  --_primary: var(--poruch-color-primary, #0057b7);
-  --_on-primary: var(--poruch-color-on-primary, #ffffff);
-  --_border: var(--poruch-color-border, #c7ced6);
-  --_surface: var(--poruch-color-surface, #ffffff);
-  --_muted: var(--poruch-color-muted, #52606d);
-  --_error: var(--poruch-color-error, #b42318);
-  --_success: var(--poruch-color-success, #0f7b3f);
-  --_radius: var(--poruch-radius, 8px);
+  --_space: ${themeVar('--poruch-space')};
+  --_primary: ${themeVar('--poruch-color-primary')};
+  --_on-primary: ${themeVar('--poruch-color-on-primary')};
+  --_border: ${themeVar('--poruch-color-border')};
+  --_surface: ${themeVar('--poruch-color-surface')};
+  --_muted: ${themeVar('--poruch-color-muted')};
+  --_error: ${themeVar('--poruch-color-error')};
+  --_success: ${themeVar('--poruch-color-success')};
+  --_warning: ${themeVar('--poruch-color-warning')};
+  --_radius: ${themeVar('--poruch-radius')};
 }
 .poruch-root div, .poruch-root p, .poruch-root ul, .poruch-root li, .poruch-root form, .poruch-root section, .poruch-root nav, .poruch-root header,
 .poruch-root article, .poruch-root fieldset, .poruch-root h2, .poruch-root h3, .poruch-root label { display: block; }
 .poruch-root h2, .poruch-root h3, .poruch-root p, .poruch-root ul { margin: 0; padding: 0; }
 .poruch-root ul { list-style: none; }
-.poruch-root h2 { font-size: 1.25rem; font-weight: 700; }
-.poruch-root h3 { font-size: 1.05rem; font-weight: 650; }
+.poruch-root h2 { font-size: 20px; font-weight: 700; }
+.poruch-root h3 { font-size: 16.8px; font-weight: 650; }
 .poruch-root a { color: var(--_primary); text-decoration: underline; }
 .stack { display: flex !important; flex-direction: column; gap: var(--_space); }
 .row { display: flex !important; flex-wrap: wrap; gap: calc(var(--_space) * .75); align-items: end; }
-.muted { color: var(--_muted); font-size: .92rem; }
+.muted { color: var(--_muted); font-size: 14.72px; }
 .button {
   display: inline-flex; align-items: center; justify-content: center; gap: 6px;
   min-height: 40px; padding: 8px 14px; border-radius: var(--_radius);
@@ -48,9 +46,9 @@ export const baseStyles = /* css */ `
 .field--check input { margin-top: 4px; width: 18px; height: 18px; flex: none; }
 .field--check label { flex: 1 1 0; }
 .field--check .field__error { flex-basis: 100%; }
-.field__label { font-weight: 600; font-size: .92rem; }
-.field__hint { color: var(--_muted); font-size: .85rem; }
-.field__error { color: var(--_error); font-size: .88rem; font-weight: 600; }
+.field__label { font-weight: 600; font-size: 14.72px; }
+.field__hint { color: var(--_muted); font-size: 13.6px; }
+.field__error { color: var(--_error); font-size: 14.08px; font-weight: 600; }
 .poruch-root input, .poruch-root select, .poruch-root textarea {
   font: inherit; color: inherit; background: var(--_surface);
   border: 1px solid var(--_border); border-radius: var(--_radius);
@@ -64,15 +62,14 @@ export const baseStyles = /* css */ `
   background: var(--_surface); padding: var(--_space);
 }
 .badge {
-  display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: .8rem; font-weight: 600;
-  background: #eef2f7; color: var(--_muted);
+  display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: 12.8px; font-weight: 600;
+  background: ${tint('--poruch-color-muted')}; color: var(--_muted);
 }
-.badge--open, .badge--approved { background: #e3f4ea; color: var(--_success); }
-.badge--declined { background: #fdecea; color: var(--_error); }
-.badge--pending { background: #fff4d6; color: #7a5200; }
+.badge--open, .badge--approved { background: ${tint('--poruch-color-success')}; color: var(--_success); }
+.badge--declined { background: ${tint('--poruch-color-error')}; color: var(--_error); }
+.badge--pending { background: ${tint('--poruch-color-warning')}; color: var(--_warning); }
 .status { display: flex !important; align-items: center; flex-wrap: wrap; gap: 10px; padding: var(--_space); color: var(--_muted); }
-.status--error { color: var(--_error); border: 1px solid var(--_error); border-radius: var(--_radius); background: #fff7f6; }
-.status--success { color: var(--_success); border: 1px solid var(--_success); border-radius: var(--_radius); background: #f3fbf6; }
+.status--success { color: var(--_success); border: 1px solid var(--_success); border-radius: var(--_radius); background: ${tint('--poruch-color-success')}; }
 .spinner {
   display: inline-block; width: 18px; height: 18px; border-radius: 50%;
   border: 3px solid var(--_border); border-top-color: var(--_primary);

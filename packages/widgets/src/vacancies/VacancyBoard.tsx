@@ -20,7 +20,7 @@ import { pageCount } from './createVacancyBoard.js';
 import { vacancyStyles } from './styles.js';
 import { useVacancyBoard } from './useVacancyBoard.js';
 import { VacancyFilterBar } from './VacancyFilterBar.js';
-import { VacancyList } from './VacancyList.js';
+import { VacancyList, VacancySkeleton } from './VacancyList.js';
 
 export interface VacancyBoardProps extends WidgetBaseProps {
   /** One partner's vacancies only (the partner embed). Attribute `service-id`. Defaults to every service. */
@@ -114,31 +114,38 @@ function Board({ serviceId, country, category, pageSize, filters }: VacancyBoard
       <VacancyFilterBar filters={state.filters} t={t} onChange={onFilters} />
       {state.status === 'error' ? (
         <ErrorState error={state.error} onRetry={board.reload} />
-      ) : state.status === 'loading' && state.items.length === 0 ? (
-        <StatusMessage kind="loading" text={t('widget.loading')} />
-      ) : state.items.length === 0 ? (
+      ) : state.status !== 'loading' && state.items.length === 0 ? (
         <StatusMessage kind="empty" text={t('vacancies.empty')} />
       ) : (
         <>
           <p className="board__total" role="status">
-            {t('home.results', { count: state.total })}
+            {state.items.length === 0
+              ? t('widget.loading')
+              : t('home.results', { count: state.total })}
           </p>
-          <VacancyList
-            items={state.items}
-            t={t}
-            flagBase={flagBase(api.base)}
-            hideEmployer={!!serviceId}
-          />
-          <Pagination
-            page={state.page}
-            pages={pages}
-            label={t('vacancies.title')}
-            previousLabel={t('common.previous')}
-            nextLabel={t('common.next')}
-            pageLabel={t('common.page_of', { page: state.page, pages })}
-            onPage={board.setPage}
-            disabled={state.status === 'loading'}
-          />
+          {state.items.length === 0 ? (
+            <VacancySkeleton count={state.pageSize} />
+          ) : (
+            <VacancyList
+              items={state.items}
+              t={t}
+              flagBase={flagBase(api.base)}
+              hideEmployer={!!serviceId}
+              compact
+            />
+          )}
+          <div className="board__pages">
+            <Pagination
+              page={state.page}
+              pages={pages}
+              label={t('vacancies.title')}
+              previousLabel={t('common.previous')}
+              nextLabel={t('common.next')}
+              pageLabel={t('common.page_of', { page: state.page, pages })}
+              onPage={board.setPage}
+              disabled={state.status === 'loading'}
+            />
+          </div>
         </>
       )}
     </section>

@@ -72,7 +72,7 @@ describe('one table of error keys', () => {
       const root = await widgetRoot(container);
       const shown = await waitFor(
         () => {
-          const text = root.querySelector('.poruch-error span')?.textContent;
+          const text = root.querySelector('.poruch-error__message')?.textContent;
           if (!text) throw new Error('no error state yet');
           return text;
         },
