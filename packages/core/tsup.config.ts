@@ -2,18 +2,17 @@ import { cpSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 /**
- * The package build (`pnpm build`): ES modules and declarations of the three entries, and the
- * locale files as they are (`@poruch/core/locales/ua.json`), which the widgets' ES modules import.
- * tsup's declaration build cannot use a composite project (TS6307), so it reads a
- * non-composite tsconfig over the same sources.
+ * The package build (`pnpm build`): tsup writes the ES modules of the three entries; then
+ * `tsc -p tsconfig.build.json` writes a declaration file beside each source's place in dist/
+ * (tsup's bundled declarations turn the imported locale files into `var`s, which is not valid
+ * in a .d.ts). The locale files are copied as they are: the declarations of the translations
+ * import them, and so do the widgets' ES modules (`@poruch/core/locales/ua.json`).
  */
 export default defineConfig({
   entry: ['src/index.ts', 'src/lite.ts', 'src/schemas/index.ts'],
   format: 'esm',
-  dts: true,
   clean: true,
-  tsconfig: 'tsconfig.build.json',
   onSuccess: async () => {
-    cpSync('src/i18n/locales', 'dist/locales', { recursive: true });
+    cpSync('src/i18n/locales', 'dist/i18n/locales', { recursive: true });
   },
 });

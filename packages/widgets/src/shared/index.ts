@@ -50,7 +50,7 @@
  *    height, the English chunk) and one in shared/english.ts: the English chunk is
  *    `shared/messages/en_GB/widgets/thing.ts`, which exports every namespace the widget shows
  *    (one request on an English page; a namespace left out still loads, from its own chunk).
- * 4. The tag in {@link WIDGET_TAGS} and `HTMLElementTagNameMap` (shared/tags.ts); the
+ * 4. The tag in {@link WIDGET_TAGS} (shared/tags.ts), its element type in types/elements.ts; the
  *    component and element in `src/index.ts`; a section in docs/embedding.md.
  *
  * The API client is core's `createApi` (`@poruch/core/lite`: fetch, no zod), the same one the

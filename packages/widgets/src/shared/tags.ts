@@ -1,17 +1,4 @@
-import type { PoruchElement } from './defineWidget.js';
-
-// Every widget's tag, declared once here so TypeScript knows `document.querySelector('poruch-map')`.
-// Widgets do not redeclare their tag (declarations must agree); refine here if needed.
-declare global {
-  interface HTMLElementTagNameMap {
-    'poruch-map': PoruchElement;
-    'poruch-search': PoruchElement;
-    'poruch-vacancies': PoruchElement;
-    'poruch-report': PoruchElement;
-    'poruch-service': PoruchElement;
-    'poruch-dashboard': PoruchElement;
-  }
-}
+// `document.querySelector('poruch-map')` is typed in types/elements.ts (HTMLElementTagNameMap).
 
 /** Every widget tag, in the loader's order. */
 export const WIDGET_TAGS = [
