@@ -67,6 +67,8 @@ export const serviceSearchQuerySchema = z.strictObject({
   online: queryBoolean.optional(),
   /** Services with at least one open vacancy only. */
   hasVacancy: queryBoolean.optional(),
+  /** Services on the map only (a position, not hidden by the owner), as the map's list shows. */
+  onMap: queryBoolean.optional(),
   bbox: bboxSchema.optional(),
   /** Centre for the distance filter and sort. */
   near: pointSchema.optional(),

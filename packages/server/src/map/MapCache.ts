@@ -316,7 +316,7 @@ export class MapCache {
 }
 
 /** What puts a service on the map. */
-export const visible = sql`${services.status} = 'approved' and ${services.showOnMap}
+const visible = sql`${services.status} = 'approved' and ${services.showOnMap}
       and ${services.lat} is not null and ${services.lng} is not null`;
 
 /**

@@ -1,10 +1,9 @@
-import { and } from 'drizzle-orm';
 import type { Db } from '../db/index.js';
 import { services } from '../db/schema.js';
 import { cachedSearch } from '../search/cache.js';
 import { TOTAL_CAP } from '../search/pages.js';
 import { serviceMatch } from '../search/services.js';
-import { visible, type MapFilter } from './MapCache.js';
+import type { MapFilter } from './MapCache.js';
 
 /**
  * Most matches of a text query the map shows: as many as the services search counts (beyond it
@@ -17,8 +16,8 @@ interface TextQuery extends MapFilter {
 }
 
 /**
- * The ids, joined by commas, of the services on the map that the services search matches for the
- * query (its text and filters, through the search's own conditions), at most MAP_TEXT_LIMIT;
+ * The ids, joined by commas, of the services the services search matches for the query with
+ * `onMap` (its text and filters, through the search's own conditions), at most MAP_TEXT_LIMIT;
  * null when the text has no word to match. Kept in the search cache, so retired by the same
  * writes as search pages.
  */
@@ -30,12 +29,13 @@ const cachedIds = cachedSearch(
       country: query.country,
       category: query.category ?? 'all',
       online: query.online,
+      onMap: true,
     });
     if (!tq) return null;
     const rows = await db
       .select({ id: services.id })
       .from(services)
-      .where(and(where, visible))
+      .where(where)
       .limit(MAP_TEXT_LIMIT);
     return rows.map((r) => r.id).join(',');
   },

@@ -47,7 +47,9 @@ export const searchServicesJson = cachedServices.json;
 
 /** The filters of a service search, with or without its paging and sort. */
 export type ServiceMatchQuery = Pick<ServiceSearchQuery, 'q' | 'country' | 'category'> &
-  Partial<Pick<ServiceSearchQuery, 'online' | 'hasVacancy' | 'bbox' | 'near' | 'radiusKm'>>;
+  Partial<
+    Pick<ServiceSearchQuery, 'online' | 'hasVacancy' | 'onMap' | 'bbox' | 'near' | 'radiusKm'>
+  >;
 
 /**
  * A service search's conditions: `filtered` (the filters) and `where` (the filters and the text
@@ -65,6 +67,9 @@ export async function serviceMatch(db: Db, query: ServiceMatchQuery, countMatche
     categoryCondition(sql`${services.category}`, query.category),
     query.online ? eq(services.isOnline, true) : undefined,
     query.hasVacancy ? eq(services.haveVacancy, true) : undefined,
+    query.onMap
+      ? sql`${services.showOnMap} AND ${services.lat} IS NOT NULL AND ${services.lng} IS NOT NULL`
+      : undefined,
   ];
   if (query.bbox) filters.push(insideBox(query.bbox));
   if (query.near && query.radiusKm !== undefined) {
@@ -85,6 +90,7 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
     query.category === 'all' &&
     !query.online &&
     !query.hasVacancy &&
+    !query.onMap &&
     !bbox &&
     !(near && query.radiusKm !== undefined);
   const { tq, filtered, where } = await serviceMatch(db, query, unfiltered);

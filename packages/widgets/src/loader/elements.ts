@@ -11,7 +11,7 @@ export const ELEMENTS: Record<
 > = {
   'poruch-map': [
     () => import('../map/element.js'),
-    '480px',
+    'calc(var(--poruch-map-height, 480px) + 48px)',
     () => import('../shared/messages/en_GB/widgets/map.js'),
   ],
   'poruch-search': [

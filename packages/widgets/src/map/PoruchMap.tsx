@@ -1,12 +1,20 @@
-import { useEffect, useRef, useState } from 'react';
-import type { MapPoint, MapResult } from '@poruch/core';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import type { MapPoint, MapResult, ServicePage } from '@poruch/core';
 import { ErrorState } from '../shared/ErrorState.js';
 import { categoryMessages } from '../shared/messages/categoryMessages.js';
 import { mapMessages } from '../shared/messages/mapMessages.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
+import { useResource } from '../useResource.js';
 import { MapController, type MapView } from './createMapController.js';
-import type { FocusEventDetail, LatLng, SearchEventDetail, ServiceFilters } from './filters.js';
+import {
+  filterQuery,
+  searchBBox,
+  type FocusEventDetail,
+  type LatLng,
+  type SearchEventDetail,
+  type ServiceFilters,
+} from './filters.js';
 import { MAP_PARTS, mapStyles } from './mapStyles.js';
 
 /** The detail of `poruch:select`: the point clicked. */
@@ -22,6 +30,8 @@ export interface MapProps extends WidgetBaseProps {
   category?: string;
   /** `true` for online services only, `false` for the others. Defaults to both. */
   online?: boolean;
+  /** Search text: only the services the search finds for it. Defaults to none. */
+  q?: string;
   /** All filters at once, as an object (`el.filters = { country: 'PL' }`); wins over the attributes. */
   filters?: ServiceFilters;
   /** Start centre, `"lat,lng"` as an attribute or `{ lat, lng }`. Defaults to central Europe. */
@@ -30,6 +40,11 @@ export interface MapProps extends WidgetBaseProps {
   zoom?: number;
   /** Tile URL template (`https://…/{z}/{x}/{y}.png`), or `none`. Defaults to `/env`'s `tileUrl`, else OpenStreetMap. */
   tileUrl?: string;
+  /**
+   * The attribution of a custom `tileUrl`, as plain text (shown as text, never as HTML); `''`
+   * for none. Defaults to OpenStreetMap's. Not used with the default tiles or `none`.
+   */
+  tileAttribution?: string;
   /** Zoom with the scroll wheel. Defaults to false: an embedded map must not trap the page's scroll. */
   scrollZoom?: boolean;
   /** Pairs the map with `<poruch-search>` elements of the same channel. Defaults to `''`. */
@@ -45,6 +60,9 @@ export interface MapProps extends WidgetBaseProps {
 const MESSAGES = [mapMessages, categoryMessages];
 
 const OSM_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+
+/** Services the list view shows at most; beyond, it asks to zoom in or narrow the search. */
+export const LIST_MAX = 50;
 
 /** `<poruch-map>` as a React component: the server's clusters and points on Leaflet. */
 export function PoruchMap(props: MapProps) {
@@ -83,6 +101,8 @@ function MapView(props: MapProps) {
   const wrap = useRef<HTMLDivElement>(null);
   const [controller, setController] = useState<MapController | null>(null);
   const [data, setData] = useState<MapResult | null>(null);
+  /** The box of the answer drawn, which the list view lists. */
+  const [box, setBox] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(undefined);
   const [offline, setOffline] = useState(false);
   const [selected, setSelected] = useState<MapPoint | null>(null);
@@ -105,11 +125,17 @@ function MapView(props: MapProps) {
       ...(props.center ? { center: props.center } : {}),
       ...(props.zoom ? { zoom: props.zoom } : {}),
       tileUrl,
-      attribution: t('map.attribution'),
+      attribution:
+        tileUrl === 'none'
+          ? undefined
+          : props.tileUrl && props.tileAttribution !== undefined
+            ? props.tileAttribution
+            : t('map.attribution'),
       scrollWheelZoom: props.scrollZoom === true,
       labels: { cluster: (count) => handlers.current.t('widget.zoom_in_cluster', { count }) },
-      onData: (d) => {
+      onData: (d, bbox) => {
         setData(d);
+        setBox(bbox);
         setError(undefined);
         handlers.current.setState('ready');
       },
@@ -128,12 +154,13 @@ function MapView(props: MapProps) {
     };
     // The map is built once per API, language and tile source; view props apply below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [api, tileUrl, lang]);
+  }, [api, tileUrl, props.tileAttribution, lang]);
 
   const filters: ServiceFilters = fromSearch ?? {
     country: props.filters?.country ?? props.country,
     category: props.filters?.category ?? props.category,
     online: props.filters?.online ?? props.online,
+    q: props.filters?.q ?? props.q,
   };
   const filterKey = JSON.stringify(filters);
   useEffect(() => {
@@ -147,6 +174,7 @@ function MapView(props: MapProps) {
     props.country,
     props.category,
     props.online,
+    props.q,
     props.filters,
   ]);
   const [seenAttrKey, setSeenAttrKey] = useState(attrFilterKey);
@@ -194,6 +222,8 @@ function MapView(props: MapProps) {
   const profileUrl = (id: string) => `${siteBase}services/${encodeURIComponent(id)}`;
   const count = data ? data.points.length + data.clusters.reduce((n, c) => n + c.count, 0) : 0;
 
+  // The toolbar and the view have fixed heights, so the widget is as tall as the loader reserves
+  // (loader/elements.ts) whatever it shows: no jump of the page below it.
   return (
     <section className="map-widget" aria-label={t('map.label')}>
       <div className="toolbar" part="toolbar">
@@ -215,7 +245,6 @@ function MapView(props: MapProps) {
           {list ? t('widget.show_map') : t('widget.show_list')}
         </button>
       </div>
-      {error !== undefined && <ErrorState error={error} onRetry={retry} />}
       <div className={list ? 'view listing' : 'view'}>
         <div className="map-wrap" ref={wrap}>
           <div
@@ -254,16 +283,16 @@ function MapView(props: MapProps) {
         </div>
         {list && (
           <MapList
-            data={data}
+            box={box}
+            filters={filters}
             profileUrl={profileUrl}
-            onCluster={(c) => {
-              setList(false);
-              requestAnimationFrame(() => controller?.zoomInto(c));
-            }}
-            onPoint={(p) => {
-              setSelected(p);
-            }}
+            emptyMap={data !== null && count === 0}
           />
+        )}
+        {error !== undefined && (
+          <div className="overlay">
+            <ErrorState error={error} onRetry={retry} />
+          </div>
         )}
       </div>
     </section>
@@ -271,36 +300,110 @@ function MapView(props: MapProps) {
 }
 
 interface MapListProps {
-  data: MapResult | null;
+  /** The box the map shows (`west,south,east,north`); null before its first answer. */
+  box: string | null;
+  filters: ServiceFilters;
   profileUrl: (id: string) => string;
-  onCluster: (c: MapResult['clusters'][number]) => void;
-  onPoint: (p: MapPoint) => void;
+  /** The map's answer for the box holds nothing: no need to ask. */
+  emptyMap: boolean;
 }
 
-/** The list view: what the map shows, as buttons and links a keyboard and a screen reader use. */
-function MapList({ data, profileUrl, onCluster, onPoint }: MapListProps) {
-  const { t } = useWidget();
-  if (!data) return null;
-  if (!data.points.length && !data.clusters.length) {
-    return <p className="muted">{t('widget.nothing_in_view')}</p>;
-  }
+/**
+ * The list view: the services in the box the map shows, with the map's filters (the services
+ * search with `bbox`), as a labelled list of links to their profiles: name, category, place.
+ * At most LIST_MAX; beyond, it says how many there are and asks to zoom in or narrow the search.
+ * It follows the map's box and filters; when a reload removes the item that has the focus, the
+ * focus goes to the list's heading, never to the page's start.
+ */
+function MapList({ box, filters, profileUrl, emptyMap }: MapListProps) {
+  const { api, t } = useWidget();
+  const id = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const queryKey =
+    box && !emptyMap
+      ? JSON.stringify({
+          ...filterQuery(filters),
+          bbox: searchBBox(box),
+          onMap: 'true',
+          pageSize: LIST_MAX,
+        })
+      : null;
+  const { data, error, status, reload } = useResource<ServicePage | null>(
+    (signal) =>
+      queryKey
+        ? api.get<ServicePage>('services', {
+            query: JSON.parse(queryKey) as Record<string, string>,
+            signal,
+          })
+        : Promise.resolve(null),
+    [api, queryKey],
+  );
+  const page = emptyMap ? null : data;
+
+  // The item that has the focus (set on focus; cleared when the focus moves on to another
+  // element, not when its element is removed). When a new page no longer holds it and the focus
+  // fell to the page's start, the list's heading takes it.
+  const focused = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    const id = focused.current;
+    const p = panel.current;
+    if (!id || !p || page?.items.some((s) => s.id === id)) return;
+    focused.current = null;
+    const root = p.getRootNode() as Document | ShadowRoot;
+    if (
+      !root.activeElement &&
+      (!document.activeElement || document.activeElement === document.body)
+    ) {
+      heading.current?.focus({ preventScroll: true });
+    }
+  }, [page]);
+
+  const total = page ? `${page.total}${page.totalIsEstimate ? '+' : ''}` : '';
   return (
-    <ul className="list" part="list">
-      {data.points.map((p) => (
-        <li key={`p${p.id}`} part="list-item">
-          <a href={profileUrl(p.id)} target="_top" onClick={() => onPoint(p)}>
-            {p.name}
-          </a>
-          {p.category && <span className="muted"> · {t(`category.${p.category}`)}</span>}
-        </li>
-      ))}
-      {data.clusters.map((c) => (
-        <li key={`c${c.id}`} part="list-item">
-          <button type="button" onClick={() => onCluster(c)}>
-            {t('widget.zoom_in_cluster', { count: c.count })}
-          </button>
-        </li>
-      ))}
-    </ul>
+    <div className="list-panel" part="list" ref={panel}>
+      <h3 id={`${id}h`} className="list-title" ref={heading} tabIndex={-1}>
+        {page ? t('map.list_title', { count: total }) : t('map.list_label')}
+      </h3>
+      {error !== undefined && status === 'error' ? (
+        <ErrorState error={error} onRetry={reload} />
+      ) : emptyMap || (page && page.items.length === 0) ? (
+        <p className="muted">{t('widget.nothing_in_view')}</p>
+      ) : !page ? (
+        <p className="muted">{t('widget.loading')}</p>
+      ) : (
+        <>
+          <ul className="list" aria-labelledby={`${id}h`}>
+            {page.items.map((s) => (
+              <li key={s.id} part="list-item">
+                <a
+                  href={profileUrl(s.id)}
+                  target="_top"
+                  onFocus={() => (focused.current = s.id)}
+                  onBlur={(e) => {
+                    if (e.relatedTarget) focused.current = null;
+                  }}
+                >
+                  {s.name}
+                </a>
+                <span className="muted">
+                  {[
+                    s.category ? t(`category.${s.category}`) : '',
+                    s.isOnline ? t('widget.online') : s.address,
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {page.items.length < page.total && (
+            <p className="muted more">
+              {t('map.list_more', { shown: page.items.length, count: total })}
+            </p>
+          )}
+        </>
+      )}
+    </div>
   );
 }

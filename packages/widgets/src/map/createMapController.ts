@@ -14,16 +14,19 @@ export interface MapControllerOptions {
   zoom?: number;
   /** Tile URL template; `none` or empty shows only the offline base layer. */
   tileUrl?: string;
-  /** Tile attribution, already translated. */
-  attribution: string;
+  /**
+   * The tiles' attribution, plain text (translated, or the page's own): shown as text, never as
+   * HTML. Defaults to none.
+   */
+  attribution?: string;
   /** Zoom with the scroll wheel. Defaults to false (embedded maps must not trap the page's scroll). */
   scrollWheelZoom?: boolean;
   /** Milliseconds of quiet after a move before the map asks the server. Defaults to 150. */
   debounceMs?: number;
   /** Accessible names, already translated. */
   labels: { cluster: (count: number) => string };
-  /** Called with every answer drawn. */
-  onData: (data: MapResult) => void;
+  /** Called with every answer drawn and the box it is for (`west,south,east,north`). */
+  onData: (data: MapResult, bbox: string) => void;
   /** Called when a call fails (not when it is aborted by a newer one). */
   onError: (error: unknown) => void;
   /** Called when the tiles fail and only the offline base layer shows. */
@@ -62,6 +65,13 @@ const clusterSize = (count: number) =>
 const clusterKey = (c: MapCluster) => `c|${c.id}|${c.lat}|${c.lng}|${c.count}`;
 const pointKey = (p: MapPoint) => `p|${p.id}|${p.lat}|${p.lng}|${p.name}`;
 
+/** Text as HTML that shows it as it is (Leaflet puts attributions in as HTML). */
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
 /** True when `el` holds the focus, in the document or in the shadow root it lives in. */
 const hasFocus = (el: Element | undefined): boolean => {
   if (!el) return false;
@@ -98,8 +108,8 @@ export class MapController {
    * or the next move asks again.
    */
   private asked: string | undefined;
-  /** The last answer drawn and its query. */
-  private shown: { query: string; data: MapResult } | undefined;
+  /** The last answer drawn, its query and box. */
+  private shown: { query: string; data: MapResult; bbox: string } | undefined;
   private tilesFailed = false;
   /** Measures the container again when its box changes, not only when the window does. */
   private readonly resizes: ResizeObserver | undefined;
@@ -143,9 +153,10 @@ export class MapController {
         fillOpacity: 1,
       },
     }).addTo(this.map);
+    const attribution = options.attribution ? escapeHtml(options.attribution) : undefined;
     if (options.tileUrl && options.tileUrl !== 'none') {
       const tiles = L.tileLayer(options.tileUrl, {
-        attribution: options.attribution,
+        ...(attribution ? { attribution } : {}),
         maxZoom: 19,
         crossOrigin: true,
       });
@@ -155,22 +166,24 @@ export class MapController {
         options.onTilesFailed();
       });
       tiles.addTo(this.map);
-    } else {
-      this.map.attributionControl.addAttribution(options.attribution);
+    } else if (attribution) {
+      this.map.attributionControl.addAttribution(attribution);
     }
     this.markers.addTo(this.map);
     this.map.on('moveend', this.onMove);
   }
 
   /**
-   * Sets the filters and loads at once if they change the query. When they do not (`q`, which
-   * the map ignores, or `category: 'all'` for none), the answer drawn is handed to `onData`
-   * again: the caller went to `loading` and waits for an answer.
+   * Sets the filters and loads at once if they change the query. When they do not (say
+   * `category: 'all'` for none), the answer drawn is handed to `onData` again: the caller went
+   * to `loading` and waits for an answer.
    */
   setFilters(filters: ServiceFilters) {
     this.filters = filters;
     if (this.load()) return;
-    if (this.shown && this.shown.query === this.asked) this.options.onData(this.shown.data);
+    if (this.shown && this.shown.query === this.asked) {
+      this.options.onData(this.shown.data, this.shown.bbox);
+    }
   }
 
   /** False while the container is not laid out (measures 0×0). */
@@ -214,9 +227,9 @@ export class MapController {
     this.options.api.get<MapResult>('map', { query, signal: request.signal }).then(
       (data) => {
         if (request.signal.aborted) return;
-        this.shown = { query: key, data };
+        this.shown = { query: key, data, bbox };
         this.draw(data);
-        this.options.onData(data);
+        this.options.onData(data, bbox);
       },
       (e: unknown) => {
         if (request.signal.aborted || isAbort(e)) return;

@@ -8,7 +8,7 @@ export interface ServiceFilters {
   category?: CategoryFilter | string;
   /** `true`: online services only; `false`: only the others. Defaults to both. */
   online?: boolean;
-  /** Search text. The map ignores it for now (docs/map.md); the search uses it. */
+  /** Search text: the map shows the services the search finds for it. Defaults to none. */
   q?: string;
 }
 
@@ -42,7 +42,25 @@ export function filterQuery(f: ServiceFilters): Record<string, string | undefine
     country: f.country || undefined,
     category: f.category && f.category !== 'all' ? f.category : undefined,
     online: f.online === undefined ? undefined : String(f.online),
+    q: f.q?.trim() || undefined,
   };
+}
+
+const wrapLng = (lng: number) => ((((lng + 180) % 360) + 360) % 360) - 180;
+
+/**
+ * A map box `west,south,east,north` as the services search takes it: longitudes within ±180
+ * (a box across the antimeridian keeps west > east), the whole world when it spans 360° or more.
+ */
+export function searchBBox(bbox: string): string {
+  const [west, south, east, north] = bbox.split(',').map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  const [w, e] = east - west >= 360 ? [-180, 180] : [wrapLng(west), wrapLng(east)];
+  return [w, Math.max(-90, south), e === -180 && w > -180 ? 180 : e, Math.min(90, north)].join(',');
 }
 
 /** The `poruch:search` event's detail, which a search sends and maps on the page follow. */

@@ -24,26 +24,36 @@ export const MAP_PARTS = [
 export const mapStyles =
   leafletCss +
   /* css */ `
-.view { position: relative; }
-.map-wrap { position: relative; display: block; }
+/* What the loader reserves, kept while the shadow root has nothing to show yet. */
+:host { min-height: calc(var(--poruch-map-height, 480px) + 48px); }
+/* Fixed heights: the toolbar's 40px and 8px below it, then the view at --poruch-map-height, so the
+   widget is exactly as tall as the loader reserves (loader/elements.ts), in the map view, the
+   list view, with an error or a notice. */
+.view { position: relative; height: var(--poruch-map-height, 480px); overflow: hidden; overflow: clip; }
+.map-wrap { position: relative; display: block; height: 100%; }
 /* The list view: the map stays laid out at its size under the list (Leaflet keeps measuring it),
-   unseen, and clipped so it does not lengthen the page. */
-.view.listing { overflow: hidden; overflow: clip; }
+   unseen. */
 .listing > .map-wrap {
-  position: absolute; top: 0; left: 0; right: 0; visibility: hidden; pointer-events: none;
+  position: absolute; inset: 0; visibility: hidden; pointer-events: none;
 }
 .map {
-  display: block; width: 100%; height: var(--poruch-map-height, 480px);
+  display: block; box-sizing: border-box; width: 100%; height: 100%;
   border-radius: ${themeVar('--poruch-radius')}; overflow: hidden;
   border: 1px solid ${themeVar('--poruch-color-border')};
   background: #cfe3f3;
 }
 .leaflet-container { font: inherit; font-size: 14px; }
 .base-country { stroke-linejoin: round; }
-.toolbar { display: flex; gap: 8px; align-items: center; justify-content: space-between; flex-wrap: wrap; margin-bottom: 8px; }
-.toolbar .status { color: ${themeVar('--poruch-color-muted')}; font-size: 14px; }
+.toolbar {
+  display: flex; gap: 8px; align-items: center; justify-content: space-between;
+  height: 40px; margin: 0 0 8px; overflow: hidden;
+}
+.toolbar .status {
+  flex: 1 1 auto; min-width: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
+  color: ${themeVar('--poruch-color-muted')}; font-size: 14px;
+}
 .toggle {
-  min-height: 40px; padding: 6px 12px; font: inherit; font-weight: 600; cursor: pointer;
+  flex: none; box-sizing: border-box; height: 40px; min-height: 0; padding: 6px 12px; white-space: nowrap; font: inherit; font-weight: 600; cursor: pointer;
   border-radius: ${themeVar('--poruch-radius')}; border: 1px solid ${themeVar('--poruch-color-primary')};
   background: ${themeVar('--poruch-color-surface')}; color: ${themeVar('--poruch-color-primary')};
 }
@@ -77,13 +87,25 @@ export const mapStyles =
   position: absolute; top: 6px; right: 6px; width: 36px; height: 36px; font: inherit; font-size: 20px;
   border: 0; background: transparent; cursor: pointer; color: inherit; border-radius: 50%;
 }
-.list { display: flex; flex-direction: column; gap: 6px; margin: 0; padding: 0; list-style: none;
-  max-height: var(--poruch-map-height, 480px); overflow: auto; }
-.list li { display: block; }
-.list button {
-  width: 100%; text-align: start; min-height: 40px; padding: 8px 10px; font: inherit; cursor: pointer;
+.list-panel {
+  position: absolute; inset: 0; overflow: auto; box-sizing: border-box; padding: 12px;
   border: 1px solid ${themeVar('--poruch-color-border')}; border-radius: ${themeVar('--poruch-radius')};
   background: ${themeVar('--poruch-color-surface')}; color: ${themeVar('--poruch-color-text')};
 }
-.list .muted { color: ${themeVar('--poruch-color-muted')}; font-size: 14px; }
+.list-title { margin: 0 0 8px; font-size: 16px; font-weight: 700; }
+.list-title:focus { outline: none; }
+.list-title:focus-visible { outline: 3px solid ${themeVar('--poruch-color-focus')}; outline-offset: 2px; }
+.list { display: flex; flex-direction: column; gap: 6px; margin: 0; padding: 0; list-style: none; }
+.list li {
+  display: flex; flex-direction: column; gap: 2px; padding: 8px 10px;
+  border: 1px solid ${themeVar('--poruch-color-border')}; border-radius: ${themeVar('--poruch-radius')};
+}
+.list a { color: ${themeVar('--poruch-color-primary')}; font-weight: 600; overflow-wrap: anywhere; }
+.list-panel .muted { color: ${themeVar('--poruch-color-muted')}; font-size: 14px; margin: 0; }
+.list-panel .more { margin-top: 8px; }
+/* An error fills the view, over the map. */
+.overlay {
+  position: absolute; inset: 0; z-index: 1000; overflow: auto; box-sizing: border-box; padding: 12px;
+  background: ${themeVar('--poruch-color-surface')};
+}
 `;

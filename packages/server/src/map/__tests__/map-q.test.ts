@@ -5,7 +5,7 @@ import { TestClient } from '../../__tests__/helpers/client.js';
 import { startTestServer, type TestServer } from '../../__tests__/helpers/server.js';
 import { services } from '../../db/schema.js';
 import { Random } from '../../seed/random.js';
-import { around, insertServices, total } from './helpers.js';
+import { around, insertServices, serviceRow, total } from './helpers.js';
 
 const WORLD = '-180,-85,180,85';
 
@@ -107,5 +107,24 @@ describe('GET /api/v1/map with q', () => {
     expect(after.status).toBe(200);
     expect(total(after.body)).toBe(13);
     expect(await compare('q=колосок')).toEqual({ status: 200, total: 13 });
+  });
+
+  it('onMap: the services search over a box lists what the map shows there, as the list view asks', async () => {
+    await insertServices(server.database.db, [
+      serviceRow({ name: 'Пекарня прихована', showOnMap: false }),
+      serviceRow({ name: 'Пекарня без місця', lat: null, lng: null }),
+    ]);
+    const box = '20,52,22,53';
+    const map = await client.get<MapResult>(`/api/v1/map?bbox=${box}&zoom=3`);
+    const all = await client.get<ServicePage>(`/api/v1/services?bbox=${box}`);
+    const listed = await client.get<ServicePage>(`/api/v1/services?bbox=${box}&onMap=true`);
+    expect(total(map.body)).toBeGreaterThan(0);
+    expect(all.body.total).toBe(total(map.body) + 1);
+    expect(listed.body.total).toBe(total(map.body));
+    expect(listed.body.items.map((s) => s.name)).not.toContain('Пекарня прихована');
+    // With q too: the map with q is the search with onMap.
+    const world = await client.get<MapResult>(`/api/v1/map?bbox=${WORLD}&zoom=2&q=пекарня`);
+    const search = await client.get<ServicePage>(`/api/v1/services?q=пекарня&onMap=true`);
+    expect(total(world.body)).toBe(search.body.total);
   });
 });

@@ -10,10 +10,12 @@ export interface HomeMapProps {
   country: string;
   category: string;
   online: boolean;
+  /** The search text of the services search: the map shows the services it finds. */
+  q: string;
   lang: string;
 }
 
-export default function HomeMap({ country, category, online, lang }: HomeMapProps) {
+export default function HomeMap({ country, category, online, q, lang }: HomeMapProps) {
   return (
     <PoruchMap
       lang={lang}
@@ -21,6 +23,7 @@ export default function HomeMap({ country, category, online, lang }: HomeMapProp
       category={category || 'all'}
       // The site's checkbox means "online services only"; unchecked shows every service.
       {...(online ? { online: true } : {})}
+      {...(q ? { q } : {})}
     />
   );
 }

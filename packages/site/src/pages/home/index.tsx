@@ -63,8 +63,8 @@ type Results =
  * chooses is in the URL (the search model of @poruch/widgets, shared with `<poruch-search>`), so a
  * link can be shared and Back undoes a step.
  * The map view shows `<poruch-map>` (the widget's React component, HomeMap.tsx) with the same
- * country, category and online filters, above the result list (the map has no text search: the
- * list carries `q`). The vacancy search stays the site's own list: the widgets' VacancyBoard keeps
+ * country, category, online filters and, for services, the same `q`, above the result list: the
+ * map shows the services the list counts. The vacancy search stays the site's own list: the widgets' VacancyBoard keeps
  * its text, page and filters in internal state and reports no changes, so the URL could not hold
  * them.
  */
@@ -226,6 +226,7 @@ export default function HomePage() {
                   country={state.country}
                   category={state.category}
                   online={state.mode === 'services' && state.online}
+                  q={state.mode === 'services' ? state.q : ''}
                 />
               </Suspense>
             ) : (

@@ -1,7 +1,6 @@
 import { render } from '@testing-library/react';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MapPoint, MapResult } from '@poruch/core';
 import { cityAddress, withOutage, type SeededService } from '../../__tests__/helpers/apiServer.js';
 import { findFrameRoot, stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
 import { sizeLeafletContainers, watchMapRequests } from '../../__tests__/helpers/leaflet.js';
@@ -73,12 +72,14 @@ const fix = (name: string, attrs: Attributes): Attributes => {
   return props as Attributes;
 };
 
+/** The list view's items: `name | category · place`, in the list's order. */
 const listed = (root: HTMLElement) =>
-  Array.from(root.querySelectorAll('.list li')).map((li) => li.textContent?.trim());
-
-/** What the real API answers for a request the widget sent. */
-const answerFor = async (url: URL): Promise<MapResult> =>
-  (await api.call(null, 'GET', `${url.pathname}${url.search}`)).body as MapResult;
+  Array.from(root.querySelectorAll('.list li')).map((li) =>
+    Array.from(li.children)
+      .map((c) => c.textContent?.trim())
+      .join(' | '),
+  );
+const names = (root: HTMLElement) => listed(root).map((item) => item.split(' | ')[0]);
 
 /** The `state` values a widget goes through, from its mount on. */
 const recordStates = (host: HTMLElement) => {
@@ -125,25 +126,24 @@ describe.each(mounts)('<poruch-map> as a %s', (name, rawMount) => {
     expect(north).toBeGreaterThan(52);
   });
 
-  it('lists the points and clusters of the real API in the list view', async () => {
-    const requests = watchMapRequests();
+  it('lists the services in view, by name, category and place, as links to their profiles', async () => {
     const host = await mount(base());
     const root = await widgetRoot(host);
     await waitFor(() => expect(stateOf(host)).toBe('ready'));
-    const answer = await answerFor(requests().at(-1)!);
-    // The seeds at zoom 4: four single points and the two Prague services as one cluster.
-    expect(answer.points.map((p) => p.name).sort()).toEqual([
+    // Not the map's clusters (the two Prague services are one at this zoom): every service.
+    await waitFor(() => expect(listed(root)).toHaveLength(5));
+    expect([...names(root)].sort()).toEqual([
       'Кав’ярня «Лісабон»',
       'Онлайн-школа «Гамбург»',
+      'Пекарня «Прага»',
       'Перукарня «Калина»',
+      'СТО «Прага»',
     ]);
-    expect(answer.clusters.map((c) => c.count)).toEqual([2]);
-    await waitFor(() => expect(listed(root)).toHaveLength(4));
-    expect(listed(root)).toEqual([
-      ...answer.points.map((p) => `${p.name}${p.category ? ` · ${catEn[p.category]}` : ''}`),
-      '2 services here: zoom in',
-    ]);
+    expect(listed(root)).toContain('СТО «Прага» | Cars · Praha');
+    expect(listed(root)).toContain('Онлайн-школа «Гамбург» | Food · Online');
     const ui = within(root);
+    const list = ui.getByRole('list', { name: 'Services in this part of the map: 5' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(5);
     expect(ui.getByRole('status').textContent).toBe('Services in view: 5');
     expect(ui.getByRole('button', { name: 'Show the map' }).getAttribute('aria-pressed')).toBe(
       'true',
@@ -154,40 +154,24 @@ describe.each(mounts)('<poruch-map> as a %s', (name, rawMount) => {
     expect(root.textContent).not.toContain('Невидимка');
   });
 
-  it('fires poruch:select when a point is chosen in the list view', async () => {
-    const selected: MapPoint[] = [];
-    const onSelect = (e: Event) => selected.push((e as CustomEvent<MapPoint>).detail);
-    // The link also leads to the profile; the page stays put for the test.
-    const stay = (e: Event) => e.preventDefault();
-    document.addEventListener('poruch:select', onSelect);
-    document.addEventListener('click', stay);
-    try {
-      const host = await mount(base());
-      const root = await widgetRoot(host);
-      await waitFor(() => expect(listed(root)).toHaveLength(4));
-      fireEvent.click(within(root).getByRole('link', { name: 'Кав’ярня «Лісабон»' }));
-      await waitFor(() => expect(selected).toHaveLength(1));
-      expect(selected[0]).toMatchObject({
-        id: lisbon.id,
-        name: 'Кав’ярня «Лісабон»',
-        category: 'food',
-      });
-      expect(selected[0]!.lat).toBeCloseTo(38.7223, 3);
-      expect(selected[0]!.lng).toBeCloseTo(-9.1393, 3);
-      const card = within(root).getByRole('dialog', { hidden: true });
-      expect(card.textContent).toContain('Кав’ярня «Лісабон»');
-      expect(within(card).getByText('Open the profile')).toBeTruthy();
-    } finally {
-      document.removeEventListener('poruch:select', onSelect);
-      document.removeEventListener('click', stay);
-    }
+  it('sends q to the map and lists what the search finds for it', async () => {
+    const requests = watchMapRequests();
+    const host = await mount(base({ q: 'Прага' }));
+    const root = await widgetRoot(host);
+    await waitFor(() =>
+      expect([...names(root)].sort()).toEqual(['Пекарня «Прага»', 'СТО «Прага»']),
+    );
+    expect(requests().at(-1)!.searchParams.get('q')).toBe('Прага');
+    await waitFor(() =>
+      expect(within(root).getByRole('status').textContent).toBe('Services in view: 2'),
+    );
   });
 
   it('sends the filters of its attributes and shows only what they match', async () => {
     const requests = watchMapRequests();
     const host = await mount(base({ country: 'DE', category: 'food', online: '' }));
     const root = await widgetRoot(host);
-    await waitFor(() => expect(listed(root)).toEqual(['Онлайн-школа «Гамбург» · Food']));
+    await waitFor(() => expect(listed(root)).toEqual(['Онлайн-школа «Гамбург» | Food · Online']));
     const q = Object.fromEntries(requests().at(-1)!.searchParams);
     expect(q).toMatchObject({ country: 'DE', category: 'food', online: 'true', zoom: '4' });
   });
@@ -221,10 +205,12 @@ describe.each(mounts)('<poruch-map> as a %s', (name, rawMount) => {
       };
     }
     const root = await widgetRoot(host);
-    await waitFor(() => expect(listed(root)).toEqual(['2 services here: zoom in']));
+    await waitFor(() =>
+      expect([...names(root)].sort()).toEqual(['Пекарня «Прага»', 'СТО «Прага»']),
+    );
     expect(requests().at(-1)!.searchParams.get('country')).toBe('CZ');
     setFilters({ country: 'PT', category: 'food' });
-    await waitFor(() => expect(listed(root)).toEqual(['Кав’ярня «Лісабон» · Food']));
+    await waitFor(() => expect(names(root)).toEqual(['Кав’ярня «Лісабон»']));
     const q = Object.fromEntries(requests().at(-1)!.searchParams);
     expect(q).toMatchObject({ country: 'PT', category: 'food' });
     expect(q.online).toBeUndefined();
@@ -234,24 +220,24 @@ describe.each(mounts)('<poruch-map> as a %s', (name, rawMount) => {
     const requests = watchMapRequests();
     const host = await mount(base({ channel: 'west' }));
     const root = await widgetRoot(host);
-    await waitFor(() => expect(listed(root)).toHaveLength(4));
+    await waitFor(() => expect(listed(root)).toHaveLength(5));
     const send = (channel: string, filters: ServiceFilters) =>
       document.dispatchEvent(new CustomEvent('poruch:search', { detail: { channel, filters } }));
     send('east', { country: 'PL' });
     send('west', { country: 'PT' });
-    await waitFor(() => expect(listed(root)).toEqual(['Кав’ярня «Лісабон» · Food']));
+    await waitFor(() => expect(names(root)).toEqual(['Кав’ярня «Лісабон»']));
     expect(requests().map((u) => u.searchParams.get('country'))).not.toContain('PL');
   });
 
   it('speaks the language of lang', async () => {
     const host = await mount(base({ lang: 'ua' }));
     const root = await widgetRoot(host);
-    await waitFor(() => expect(listed(root)).toHaveLength(4));
+    await waitFor(() => expect(listed(root)).toHaveLength(5));
     const ui = within(root);
     expect(ui.getByRole('status').textContent).toBe('Сервісів у полі зору: 5');
     expect(ui.getByRole('button', { name: 'Показати мапу' })).toBeTruthy();
-    expect(ui.getByRole('button', { name: 'Тут сервісів: 2. Наблизити' })).toBeTruthy();
-    expect(listed(root)).toContain('Кав’ярня «Лісабон» · Їжа');
+    expect(ui.getByRole('list', { name: 'Сервіси в цій частині мапи: 5' })).toBeTruthy();
+    expect(listed(root)).toContain('СТО «Прага» | Авто · Praha');
     fireEvent.click(ui.getByRole('button', { name: 'Показати мапу' }));
     await waitFor(() => expect(ui.getByRole('button', { name: 'Показати списком' })).toBeTruthy());
     expect(root.querySelector('.list')).toBeNull();
@@ -281,9 +267,3 @@ describe.each(mounts)('<poruch-map> as a %s', (name, rawMount) => {
     });
   });
 });
-
-const catEn: Record<string, string> = {
-  food: 'Food',
-  auto: 'Cars',
-  beauty_and_health: 'Beauty and health',
-};

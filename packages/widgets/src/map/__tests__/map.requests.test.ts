@@ -264,8 +264,8 @@ describe('<poruch-map> on new filters', () => {
     const requests = watchMapRequests();
     const map = await mountMap();
     const prague = map.marker('СТО «Прага»')!;
-    // The map ignores the search text, and `all` is no category.
-    search({ q: 'кав', category: 'all' });
+    // `all` is no category, and a search text of white space is none.
+    search({ q: '  ', category: 'all' });
     await waitFor(() => expect(stateOf(map.el)).toBe('ready'));
     // Longer than the map's move debounce (150 ms): a request for these filters would be out.
     await sleep(300);
