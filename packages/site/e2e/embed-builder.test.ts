@@ -159,6 +159,10 @@ describe('the embed builder', () => {
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => snippetArea(page).inputValue(), POLL).not.toBe(before);
     expect(await snippetArea(page).inputValue()).toContain('zoom="6"');
+    // The view is told in words (a parameter named `lng` would switch i18next's language).
+    const viewText = await page.locator('.embed__view').textContent();
+    expect(viewText).toMatch(/\d+\.\d\d, \d+\.\d\d/);
+    expect(await page.locator('body').textContent()).not.toContain('Missing translation');
     await waitForState(page, '[data-testid="embed-preview"] > poruch-map');
 
     const snippet = await copySnippet(page);

@@ -176,8 +176,9 @@ export default function EmbedBuilder() {
               <p className="embed__hint" id={`${id}-view`}>
                 {view
                   ? t('embed.view_set', {
-                      lat: view.lat.toFixed(2),
-                      lng: view.lng.toFixed(2),
+                      // Not `lng`: i18next reads that option as the language.
+                      latitude: view.lat.toFixed(2),
+                      longitude: view.lng.toFixed(2),
                       zoom: view.zoom,
                     })
                   : t('embed.view_hint')}
