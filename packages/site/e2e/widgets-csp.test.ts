@@ -70,7 +70,7 @@ beforeAll(async () => {
   const doc = await readFile(DOC, 'utf8');
   policy = recipe(doc, env.server.baseUrl, tiles.origin);
   documentedKeys = storedKeys(doc);
-  host = await startStaticServer(dir, (pathname) =>
+  host = await startStaticServer(dir, (pathname): Record<string, string> =>
     pathname === '/csp.html' ? { 'content-security-policy': policy } : {},
   );
   const api = env.server.baseUrl;
