@@ -12,6 +12,7 @@ import type * as Given from './seed/given.js';
 import type * as Db from './db/index.js';
 import type * as MapCache from './map/MapCache.js';
 import type * as Server from './__tests__/helpers/server.js';
+import type * as Template from './__tests__/helpers/databaseTemplate.js';
 
 export { rawGet, type RawResponse } from './__tests__/helpers/rawGet.js';
 export { registration } from './__tests__/helpers/fixtures.js';
@@ -38,6 +39,11 @@ export const startTestServer = lazy(
   'startTestServer',
 );
 export const openDatabase = lazy((): Promise<typeof Db> => import('./db/index.js'), 'openDatabase');
+/** A migrated, empty embedded database folder to copy to `<DATA_DIR>/db` (databaseTemplate.ts). */
+export const embeddedTemplateDir = lazy(
+  (): Promise<typeof Template> => import('./__tests__/helpers/databaseTemplate.js'),
+  'embeddedTemplateDir',
+);
 export const readServices = lazy(
   (): Promise<typeof MapCache> => import('./map/MapCache.js'),
   'readServices',

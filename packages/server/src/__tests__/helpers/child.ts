@@ -123,14 +123,36 @@ export function runCli(
 }
 
 /**
+ * Prefix of the migrated template databases the test databases copy (databaseTemplate.ts); the
+ * `server-pg` project drops them after its run.
+ */
+export const POSTGRES_TEMPLATE_PREFIX = 'poruch_template_';
+
+/** Drops every template database on the server (the copies are the tests' own to drop). */
+export async function dropPostgresTemplates(serverUrl: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+      [POSTGRES_TEMPLATE_PREFIX],
+    );
+    for (const { datname } of rows)
+      await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
  * A new, empty database on the PostgreSQL server at `serverUrl`; `drop` removes it. With `keep`
  * (a benchmark's seeded data), the database has that name and is reused when it exists
- * (`created` says which).
+ * (`created` says which). With `template`, it is a copy of that database.
  */
 export async function throwawayPostgres(
   serverUrl: string,
   prefix = 'poruch_t',
-  { keep }: { keep?: string } = {},
+  { keep, template }: { keep?: string; template?: string } = {},
 ) {
   const name = keep ?? `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -138,7 +160,8 @@ export async function throwawayPostgres(
   const exists = keep
     ? (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount
     : 0;
-  if (!exists) await admin.query(`CREATE DATABASE ${name}`);
+  if (!exists)
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const u = new URL(serverUrl);
   u.pathname = `/${name}`;

@@ -5,6 +5,7 @@
  * TEST_DATABASE_URL and TEST_DATABASE_READ_URL. With TEST_DATABASE_URL set, that server is used.
  */
 import type { TestProject } from 'vitest/node';
+import { dropPostgresTemplates } from './child.js';
 import { startPostgresCluster } from './postgresCluster.js';
 
 declare module 'vitest' {
@@ -15,9 +16,11 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  if (process.env.TEST_DATABASE_URL) {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl) {
     project.provide('postgres', null);
-    return;
+    // The migrated templates the test databases were copied from (databaseTemplate.ts).
+    return () => dropPostgresTemplates(serverUrl);
   }
   const cluster = await startPostgresCluster({ standby: true });
   project.provide('postgres', { url: cluster.url, readUrl: cluster.readUrl! });

@@ -7,6 +7,7 @@ import { openDatabase, type Database } from '../../db/index.js';
 import { loadEnv, type Env } from '../../env.js';
 import type { LogDestination } from '../../logging.js';
 import { throwawayPostgres } from './child.js';
+import { pgliteTemplateDump, postgresTemplateName } from './databaseTemplate.js';
 
 export interface TestServer {
   url: string;
@@ -25,15 +26,21 @@ export const testLog: LogDestination = { write: (line) => console.log(line.trimE
 
 /**
  * A fresh database for one test file: in-memory PGlite by default, or a new database on the
- * PostgreSQL server named by TEST_DATABASE_URL in the `server-pg` project (CI runs both).
+ * PostgreSQL server named by TEST_DATABASE_URL in the `server-pg` project (CI runs both). Both
+ * start as a copy of a migrated template (databaseTemplate.ts).
  */
 export async function freshDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (process.env.PORUCH_TEST_DB !== 'postgres' || !serverUrl) {
-    const database = await openDatabase({ dataDir: 'memory://' });
+    const database = await openDatabase({
+      dataDir: 'memory://',
+      loadDataDir: await pgliteTemplateDump(),
+    });
     return { database, drop: async () => {} };
   }
-  const target = await throwawayPostgres(serverUrl, 'poruch_test');
+  const target = await throwawayPostgres(serverUrl, 'poruch_test', {
+    template: await postgresTemplateName(serverUrl),
+  });
   const database = await openDatabase({ url: target.url, dataDir: '' });
   return { database, drop: target.drop };
 }
