@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawGet } from '@poruch/server/testing';
 import {
   createAdmin,
+  inLanes,
   launchBrowser,
   makeDataDir,
   startServer,
@@ -144,21 +145,13 @@ async function afterLogin(page: Page, query: string): Promise<string> {
 /** Where `afterLogin` ends for each query, four pages at a time (one browser, a context each). */
 async function endings(queries: readonly string[]): Promise<string[]> {
   const ended: string[] = new Array(queries.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      const context = await newContext();
-      try {
-        const page = await context.newPage();
-        while (next < queries.length) {
-          const i = next++;
-          ended[i] = await afterLogin(page, queries[i]!);
-        }
-      } finally {
-        await context.close();
-      }
-    }),
-  );
+  const lane = {
+    open: async () => (await newContext()).newPage(),
+    close: (page: Page) => page.context().close(),
+  };
+  await inLanes(queries, 4, lane, async (page, query, i) => {
+    ended[i] = await afterLogin(page, query);
+  });
   return ended;
 }
 
