@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { postgresBinDir } from './packages/server/src/__tests__/helpers/postgresCluster.js';
 
@@ -29,10 +30,17 @@ const server = (
  * Every project shows the console of failing tests only (`silent: 'passed-only'`): the servers the
  * tests start log there (helpers/server.ts `testLog`, child processes' output), so a passing run
  * stays quiet and a failure comes with its server's log.
+ *
+ * At least two test files run at a time, also on a 2-core machine where vitest would run one: a
+ * file spends much of its time waiting on what it started (a server process, PostgreSQL, a
+ * password hash in the thread pool), so one file at a time left a core idle. The browser suites
+ * (`e2e`) still run one file at a time after the others: each drives a server and Chromium, and
+ * its pages wait on both.
  */
 export default defineConfig({
   test: {
     silent: 'passed-only',
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
