@@ -105,7 +105,7 @@ const attributesOf = (el: Locator) =>
     ),
   );
 
-/** The colours of the widget's themed root (inside its shadow root), and its theme. */
+/** The colours and font of the widget's themed root (inside its shadow root), and its theme. */
 const themeOf = (el: Locator) =>
   el
     .locator('.poruch-root')
@@ -116,6 +116,7 @@ const themeOf = (el: Locator) =>
         theme: root.getAttribute('data-theme'),
         color: style.color,
         background: style.backgroundColor,
+        font: style.fontFamily,
       };
     });
 
