@@ -34,12 +34,17 @@ export function LanguageSwitcher() {
           window.location.reload();
         }}
       >
-        {LANGUAGE_OPTIONS.map((o) => (
-          <option key={o.code} value={o.code}>
-            {o.name}
-          </option>
-        ))}
+        <LanguageOptions />
       </select>
     </div>
   );
+}
+
+/** The `<option>`s of a language choice: Ukrainian and English, each by its own name. */
+export function LanguageOptions() {
+  return LANGUAGE_OPTIONS.map((o) => (
+    <option key={o.code} value={o.code}>
+      {o.name}
+    </option>
+  ));
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useT } from '../../app/context.js';
+import { RetryAlert } from './RetryAlert.js';
 import type { EmbedView, WidgetRelease } from './snippet.js';
 
 /** The detail of a map's `poruch:move`. */
@@ -118,16 +119,7 @@ export function EmbedPreview({
         </p>
       )}
       {status === 'error' && (
-        <div className="embed__status embed__status--error" role="alert">
-          <p>{t('embed.preview_failed')}</p>
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => setAttempt((n) => n + 1)}
-          >
-            {t('common.retry')}
-          </button>
-        </div>
+        <RetryAlert message={t('embed.preview_failed')} onRetry={() => setAttempt((n) => n + 1)} />
       )}
       <div ref={box} className="embed__element" data-testid="embed-preview" />
     </div>

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { isAbort, type ServicePage, type ServiceSummary } from '@poruch/core';
 import { useApp } from '../../app/context.js';
+import { RetryAlert } from './RetryAlert.js';
 
 const RESULTS = 8;
 const PAUSE_MS = 300;
@@ -164,16 +165,7 @@ export function ServicePicker({
           (found.items.length ? t('embed.service_found') : t('common.nothing_found'))}
       </p>
       {found.kind === 'error' && (
-        <div className="embed__status embed__status--error" role="alert">
-          <p>{t('embed.service_error')}</p>
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => setAttempt((n) => n + 1)}
-          >
-            {t('common.retry')}
-          </button>
-        </div>
+        <RetryAlert message={t('embed.service_error')} onRetry={() => setAttempt((n) => n + 1)} />
       )}
       {found.kind === 'done' && found.items.length > 0 && (
         <ul className="embed__results">

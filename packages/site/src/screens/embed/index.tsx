@@ -1,8 +1,9 @@
 import { useEffect, useId, useMemo, useState } from 'react';
-import { LANGUAGE_OPTIONS, getCountries, isLocaleCode, type LocaleCode } from '@poruch/core';
+import { getCountries, isLocaleCode, type LocaleCode } from '@poruch/core';
 import { CategoryOptions, CountryOptions } from '@poruch/widgets';
 import { useApp, useConfig } from '../../app/context.js';
 import { useQuery } from '../../router/index.js';
+import { LanguageOptions } from '../../ui/LanguageSwitcher.js';
 import { EmbedPreview } from './EmbedPreview.js';
 import { ServicePicker } from './ServicePicker.js';
 import { SnippetBox } from './SnippetBox.js';
@@ -194,11 +195,7 @@ export default function EmbedBuilder() {
                 value={lang}
                 onChange={(e) => isLocaleCode(e.target.value) && setLang(e.target.value)}
               >
-                {LANGUAGE_OPTIONS.map((o) => (
-                  <option key={o.code} value={o.code}>
-                    {o.name}
-                  </option>
-                ))}
+                <LanguageOptions />
               </select>
             </div>
             <div className="field">
