@@ -40,7 +40,12 @@ export interface WidgetEnv {
    * origin (`/widgets/v0/poruch.js`) and holds `body` (`{{API}}` stands for the server's URL);
    * returns its URL.
    */
-  hostPage(name: string, body: string, options?: { css?: string; lang?: string }): Promise<string>;
+  hostPage(
+    name: string,
+    body: string,
+    /** `blockRender`: the loader's tag has `blocking="render"` (the page paints after it ran). */
+    options?: { css?: string; lang?: string; blockRender?: boolean },
+  ): Promise<string>;
   /** The URL of an example page on the foreign origin, pointed at the server. */
   example(name: string, params?: Record<string, string>): string;
   stop(): Promise<void>;
@@ -77,7 +82,7 @@ export async function startWidgetEnv(
     <title>Host page: ${name}</title>
     <link rel="icon" href="data:," />
     ${options.css ? `<style>${options.css}</style>` : ''}
-    <script type="module" src="${server.baseUrl}/widgets/v0/poruch.js"></script>
+    <script type="module"${options.blockRender ? ' blocking="render"' : ''} src="${server.baseUrl}/widgets/v0/poruch.js"></script>
   </head>
   <body>
     <main>

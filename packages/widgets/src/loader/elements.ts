@@ -16,27 +16,28 @@ export const ELEMENTS: Record<
   ],
   'poruch-search': [
     () => import('../search/element.js'),
-    '320px',
+    '1267.5px',
     () => import('../shared/messages/en_GB/widgets/search.js'),
   ],
   'poruch-vacancies': [
     () => import('../vacancies/element.js'),
-    '480px',
+    '2233.5px',
     () => import('../shared/messages/en_GB/widgets/vacancies.js'),
   ],
   'poruch-report': [
     () => import('../report/element.js'),
-    '360px',
+    '443.4px',
     () => import('../shared/messages/en_GB/widgets/report.js'),
   ],
   'poruch-service': [
     () => import('../service/element.js'),
-    '480px',
+    // A first screen with a short description; the loading state keeps it (service/styles.ts).
+    '405px',
     () => import('../shared/messages/en_GB/widgets/service.js'),
   ],
   'poruch-dashboard': [
     () => import('../dashboard/element.js'),
-    '240px',
+    '155.4px',
     () => import('../shared/messages/en_GB/widgets/dashboard.js'),
   ],
 };

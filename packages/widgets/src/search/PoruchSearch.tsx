@@ -15,6 +15,7 @@ import {
 } from '../map/filters.js';
 import { CategoryOptions } from '../ui/CategoryOptions.js';
 import { CountryOptions } from '../ui/CountryOptions.js';
+import { SkeletonRows, type SkeletonLine } from '../ui/Skeleton.js';
 import {
   changeSearch,
   NEW_SEARCH,
@@ -42,6 +43,13 @@ export interface SearchProps extends WidgetBaseProps {
 }
 
 const MESSAGES = [categoryMessages, countryNameMessages, homeMessages];
+
+/** A result row's lines (search/searchStyles.ts fixes their heights), for its loading skeleton. */
+const RESULT_LINES: readonly SkeletonLine[] = [
+  ['h3', '', true],
+  ['span', 'muted', true],
+  ['div', 'actions'],
+];
 
 /** `<poruch-search>` as a React component: the business search with its filters and results. */
 export function PoruchSearch(props: SearchProps) {
@@ -175,7 +183,7 @@ function SearchView(props: SearchProps) {
               : resultsText(t, lang, 'widget.results', data)}
           </p>
           <ul className="results" part="results" aria-busy={status === 'loading'}>
-            {!data && <ResultSkeletons count={pageSize} />}
+            {!data && <SkeletonRows count={pageSize} className="result" lines={RESULT_LINES} />}
             {data?.items.map((s) => (
               <li key={s.id} className="result" part="result">
                 <h3 part="result-title">
@@ -217,22 +225,4 @@ function SearchView(props: SearchProps) {
       )}
     </section>
   );
-}
-
-/**
- * The first page's rows while it loads: each is a result's size (the rows have a fixed height),
- * so the answer takes their place without moving the page.
- */
-function ResultSkeletons({ count }: { count: number }) {
-  return Array.from({ length: count }, (_, i) => (
-    <li key={i} className="result result--skeleton" aria-hidden="true">
-      <h3>
-        <span className="bar" />
-      </h3>
-      <span className="muted">
-        <span className="bar" />
-      </span>
-      <div className="actions" />
-    </li>
-  ));
 }

@@ -1,4 +1,5 @@
-import { themeVar, tint } from '../shared/theme.js';
+import { themeVar } from '../shared/theme.js';
+import { skeletonStyles } from '../ui/Skeleton.js';
 
 /** Every `part` of `<poruch-search>`, exported for `::part()`. */
 export const SEARCH_PARTS = [
@@ -15,7 +16,9 @@ export const SEARCH_PARTS = [
   'count',
 ] as const;
 
-export const searchStyles = /* css */ `
+export const searchStyles =
+  skeletonStyles +
+  /* css */ `
 form { display: flex; flex-wrap: wrap; gap: 10px; align-items: flex-end; margin: 0 0 12px; }
 .field { display: flex; flex-direction: column; gap: 4px; flex: 1 1 160px; min-width: 0; }
 .field--q { flex: 2 1 240px; }
@@ -47,6 +50,4 @@ input[type="checkbox"] { width: 20px; height: 20px; min-height: 0; accent-color:
   background: none; border: 0; padding: 4px 0; font: inherit; line-height: 23px; cursor: pointer; text-decoration: underline;
   color: ${themeVar('--poruch-color-primary')};
 }
-.bar { display: inline-block; vertical-align: middle; width: 40%; height: 0.7em; border-radius: 4px; background: ${tint('--poruch-color-muted')}; }
-.muted .bar { width: 60%; }
 `;

@@ -69,7 +69,10 @@ export function ServiceProfile({
     if (data) emit('load', data);
   }, [data, emit]);
   return (
-    <div className="profile" part="profile">
+    <div
+      className={`profile${status === 'loading' && !data ? ' profile--loading' : ''}`}
+      part="profile"
+    >
       <BackLink serviceId={serviceId} href={backHref} onNavigate={onNavigate} />
       {isApiError(error) && error.status === 404 ? (
         <ErrorState error={error} message={t('service_profile.not_found')} />

@@ -15,6 +15,7 @@ import { baseStyles } from '../ui/baseStyles.js';
 import { flagBase } from '../ui/flagBase.js';
 import { Pagination } from '../ui/Pagination.js';
 import { UI_PARTS } from '../ui/parts.js';
+import { skeletonStyles } from '../ui/Skeleton.js';
 import { StatusMessage } from '../ui/StatusMessage.js';
 import { pageCount } from './createVacancyBoard.js';
 import { vacancyStyles } from './styles.js';
@@ -63,7 +64,7 @@ export function VacancyBoard(props: VacancyBoardProps) {
   return (
     <WidgetShell
       {...props}
-      styles={baseStyles + vacancyStyles}
+      styles={baseStyles + skeletonStyles + vacancyStyles}
       parts={VACANCY_PARTS}
       handlers={props}
       messages={VACANCY_MESSAGES}

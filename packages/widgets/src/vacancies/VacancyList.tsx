@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Vacancy, VacancyHit } from '@poruch/core';
 import { categoryLabelKey, countryNameKey, type Translate } from '@poruch/core/lite';
 import { Flag } from '../ui/Flag.js';
+import { SkeletonRows, type SkeletonLine } from '../ui/Skeleton.js';
 
 type Item = Vacancy & { service?: VacancyHit['service'] };
 
@@ -98,6 +99,15 @@ function VacancyCard(props: VacancyListProps & { vacancy: Item }) {
   );
 }
 
+/** A compact card's lines (vacancies/styles.ts fixes their heights), for the loading skeleton. */
+const CARD_LINES: readonly SkeletonLine[] = [
+  ['div', 'vacancy__head', true],
+  ['p', 'vacancy__meta', true],
+  ['p', 'vacancy__facts', true],
+  ['div', 'vacancy__texts'],
+  ['div', 'vacancy__more'],
+];
+
 /**
  * The board's page while it loads: `count` cards of the compact cards' height, so that the
  * answer takes their place without moving the page.
@@ -105,21 +115,7 @@ function VacancyCard(props: VacancyListProps & { vacancy: Item }) {
 export function VacancySkeleton({ count }: { count: number }) {
   return (
     <ul className="vacancy-list vacancy-list--compact" aria-hidden="true">
-      {Array.from({ length: count }, (_, i) => (
-        <li key={i} className="card vacancy vacancy--skeleton">
-          <div className="vacancy__head">
-            <span className="bar" />
-          </div>
-          <p className="vacancy__meta">
-            <span className="bar" />
-          </p>
-          <p className="vacancy__facts">
-            <span className="bar" />
-          </p>
-          <div className="vacancy__texts" />
-          <div className="vacancy__more" />
-        </li>
-      ))}
+      <SkeletonRows count={count} className="card vacancy" lines={CARD_LINES} />
     </ul>
   );
 }

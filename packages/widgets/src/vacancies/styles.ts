@@ -1,5 +1,3 @@
-import { tint } from '../shared/theme.js';
-
 /**
  * Styles of `<poruch-vacancies>`, after the shared ones. A compact card has one fixed height
  * (single lines, two lines of text), as its loading skeleton, so the page does not move when the
@@ -8,7 +6,7 @@ import { tint } from '../shared/theme.js';
 export const vacancyStyles = /* css */ `
 .board { display: flex !important; flex-direction: column; gap: var(--_space); }
 .filters .field--check { flex: 0 1 auto; align-self: center; margin-top: 18px; }
-.vacancy-list { display: grid !important; gap: var(--_space); }
+.vacancy-list { display: grid !important; grid-template-columns: minmax(0, 1fr); gap: var(--_space); }
 .vacancy { display: flex !important; flex-direction: column; gap: 6px; }
 .vacancy__head { display: flex !important; justify-content: space-between; align-items: baseline; gap: 8px; flex-wrap: wrap; }
 .vacancy__meta, .vacancy__facts { display: flex !important; flex-wrap: wrap; gap: 4px 14px; align-items: center; }
@@ -16,7 +14,7 @@ export const vacancyStyles = /* css */ `
 .vacancy__texts { display: flex !important; flex-direction: column; gap: 6px; }
 .vacancy__text { white-space: pre-line; overflow-wrap: anywhere; }
 .board__total { font-size: 14.72px; line-height: 21px; height: 21px; color: var(--_muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.board__pages { min-height: 40px; }
+.board__pages { min-height: 42px; }
 .vacancy-list--compact .vacancy:not(.vacancy--open) > * { flex: none; }
 .vacancy-list--compact .vacancy:not(.vacancy--open) .vacancy__head,
 .vacancy-list--compact .vacancy:not(.vacancy--open) .vacancy__meta,
@@ -33,5 +31,4 @@ export const vacancyStyles = /* css */ `
 .vacancy-list--compact .vacancy:not(.vacancy--open) .vacancy__text + .vacancy__text::before { content: " "; }
 .vacancy__more { height: 31px; }
 .vacancy__more .button--link { line-height: 23px; }
-.vacancy--skeleton .bar { display: inline-block; width: 45%; height: 12px; border-radius: 4px; background: ${tint('--poruch-color-muted')}; }
 `;
