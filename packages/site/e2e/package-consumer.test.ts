@@ -43,11 +43,6 @@ const workspaceVersion = (name: string, dir = 'examples/react-app'): string =>
     }
   ).version;
 
-/** pnpm without the variables of the workspace's own run (`pnpm test` sets npm_config_*). */
-const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([k]) => !/^(npm_|pnpm_)/i.test(k)),
-);
-
 const APP_TSX = `import { useState } from 'react';
 import {
   PoruchMap,
@@ -149,11 +144,11 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'poruch-consumer-'));
   app = path.join(tmp, 'app');
   const packed = path.join(tmp, 'tarballs');
-  const serverStarted = startServer();
+  // Starts while the packages are packed and installed; afterAll stops it.
+  const serverStarted = startServer().then((s) => (server = s));
   for (const name of PACKAGES) {
     await run('pnpm', ['pack', '--pack-destination', packed], {
       cwd: path.join(REPO_ROOT, 'packages', name),
-      env: cleanEnv,
     });
   }
   const tarballs = await readdir(packed);
@@ -191,11 +186,9 @@ beforeAll(async () => {
     path.join(app, 'pnpm-workspace.yaml'),
     `nodeLinker: hoisted\noverrides:\n  '@poruch/core': '${tarball('core')}'\n`,
   );
-  await run('pnpm', ['install', '--prefer-offline', '--no-frozen-lockfile'], {
-    cwd: app,
-    env: cleanEnv,
-  });
-  server = await serverStarted;
+  // Not frozen: the app has no lockfile (CI=true makes pnpm expect one).
+  await run('pnpm', ['install', '--prefer-offline', '--no-frozen-lockfile'], { cwd: app });
+  await serverStarted;
   browser = await launchBrowser();
 });
 
