@@ -248,6 +248,19 @@ describe('the embed builder', () => {
     expect(snippet).toContain(`service-id="${board.id}"`);
     const previewAttrs = await attributesOf(preview);
     expect(previewAttrs).toEqual({ lang: 'ua', theme: 'auto', 'service-id': board.id });
+    // A browser that refuses the clipboard: the snippet is selected to copy by hand.
+    await page.evaluate(() => {
+      navigator.clipboard.writeText = () =>
+        Promise.reject(new DOMException('refused', 'NotAllowedError'));
+    });
+    await page.getByRole('button', { name: en('embed.copy') }).click();
+    await page.getByText(en('embed.copy_blocked')).waitFor();
+    expect(
+      await page.evaluate(() => {
+        const area = document.activeElement as HTMLTextAreaElement;
+        return area.value.slice(area.selectionStart, area.selectionEnd);
+      }),
+    ).toBe(snippet);
     const names = (el: Locator) => el.locator('.vacancy__name').allTextContents();
     const shown = await names(preview);
     expect(shown.length).toBeGreaterThan(0);
@@ -284,7 +297,10 @@ describe('the embed builder', () => {
 
     const page = await context.newPage();
     await page.goto(`${env.server.baseUrl}/dashboard/services`);
-    await page.getByRole('link', { name: ua('my_services.embed_vacancies') }).click();
+    const action = page.getByRole('link', { name: ua('my_services.embed_vacancies') });
+    await action.waitFor();
+    await screenshot(page, 'embed-dashboard-action');
+    await action.click();
     await screen(page, 'embed');
     expect(await page.getByRole('radio', { name: ua('embed.widget_vacancies') }).isChecked()).toBe(
       true,
