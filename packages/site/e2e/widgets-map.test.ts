@@ -93,36 +93,40 @@ describe('<poruch-map> from the built bundles on a foreign origin', () => {
         (window as any).__selected.push((e as CustomEvent).detail),
       );
     });
-    // Kyiv-free Europe: zoom into Kraków until services are points.
-    await page.evaluate(() => {
-      const el = document.querySelector('poruch-map')!;
-      el.setAttribute('center', '50.06,19.94');
-      el.setAttribute('zoom', '17');
-    });
-    // center/zoom are start values; the map is rebuilt only by API/lang/tiles, so use the list view.
+    // Kraków at street level, where services are points (as a search's "Show on the map" asks).
     const map = page.locator('poruch-map');
-    await map.locator('button.toggle').click();
-    const first = map.locator('.list a').first();
-    if ((await first.count()) > 0) {
-      await first.evaluate((a) => a.addEventListener('click', (e) => e.preventDefault()));
-      await first.click();
-      await map.locator('button.toggle').click();
-      await expect.poll(() => map.locator('[part~="card"]').count()).toBe(1);
-      const selected = await page.evaluate(() => (window as any).__selected as unknown[]);
-      expect(selected.length).toBeGreaterThan(0);
-      await expect(map.locator('[part~="card-link"]').getAttribute('href')).resolves.toContain(
-        `${server!.baseUrl}/services/`,
-      );
-    }
+    const moved = page.waitForResponse(
+      (r) => r.url().includes('/api/v1/map?') && r.url().includes('zoom=17'),
+    );
+    await page.evaluate(() =>
+      document.dispatchEvent(
+        new CustomEvent('poruch:focus', {
+          detail: { channel: '', id: '', lat: 50.06, lng: 19.94, zoom: 17 },
+        }),
+      ),
+    );
+    await moved;
+    const point = map.locator('.poruch-point').first();
+    await point.waitFor({ timeout: 20_000 });
+    await point.click();
+    await expect.poll(() => map.locator('[part~="card"]').count()).toBe(1);
+    const selected = await page.evaluate(() => (window as any).__selected as { id: string }[]);
+    expect(selected).toHaveLength(1);
+    await expect(map.locator('[part~="card-link"]').getAttribute('href')).resolves.toBe(
+      `${server!.baseUrl}/services/${selected[0]!.id}`,
+    );
     await context.close();
   });
 });
 
-/** A page on the foreign origin with the built loader and `body` (`{{API}}`: the server). */
-async function mapHost(name: string, body: string): Promise<string> {
+/**
+ * A page on the foreign origin with the built loader and `body` (`{{API}}`: the server);
+ * `blocking`: the loader blocks rendering, as docs/embedding.md advises for no shift at all.
+ */
+async function mapHost(name: string, body: string, blocking = false): Promise<string> {
   const html = `<!doctype html><html lang="uk"><head><meta charset="utf-8" />
 <link rel="icon" href="data:," /><title>${name}</title>
-<script type="module" src="${server!.baseUrl}/widgets/v0/poruch.js"></script></head>
+<script type="module"${blocking ? ' blocking="render"' : ''} src="${server!.baseUrl}/widgets/v0/poruch.js"></script></head>
 <body>${body.replaceAll('{{API}}', server!.baseUrl)}</body></html>`;
   await writeFile(path.join(hostDir!, `${name}.html`), html);
   return `${hosts!.origin}/${name}.html`;
@@ -545,6 +549,198 @@ describe('<poruch-map> hidden and shown again', () => {
     await expect.poll(() => map.locator('.poruch-cluster').count()).toBeGreaterThan(0);
     await settle(page);
     expect(seen.length).toBe(asked + 1);
+    await context.close();
+  });
+});
+
+/*
+ * The map on a host page with content after it: it takes exactly the height the loader reserved
+ * (no layout shift, with or without --poruch-map-height), and its list view lists the services in
+ * view as a labelled list of profile links that follows the filters, the focus never falling to
+ * the page's start. On a second page a search with q drives a paired map to the same count, and
+ * a host's tile attribution shows as text.
+ */
+describe('<poruch-map> list view, reserved height, q and tile attribution', () => {
+  /** Sums the page's layout shifts from its start, and records the maps' heights at DOM ready. */
+  const observeShifts = () => {
+    const w = window as unknown as { __cls: number; __before: Record<string, number> };
+    w.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+      })[]) {
+        if (!e.hadRecentInput) w.__cls += e.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+    document.addEventListener('DOMContentLoaded', () => {
+      w.__before = {};
+      for (const el of document.querySelectorAll('poruch-map, #after')) {
+        w.__before[el.id] = el.getBoundingClientRect().top + el.getBoundingClientRect().height;
+      }
+      w.__before.page = document.documentElement.scrollHeight;
+    });
+  };
+  const bottoms = (page: Page) =>
+    page.evaluate(() => {
+      const out: Record<string, number> = {};
+      for (const el of document.querySelectorAll('poruch-map, #after')) {
+        out[el.id] = el.getBoundingClientRect().top + el.getBoundingClientRect().height;
+      }
+      out.page = document.documentElement.scrollHeight;
+      return out;
+    });
+  /** The focused element through the shadow roots, as `tag.class`; `body` at the page's start. */
+  const focusIn = (page: Page) =>
+    page.evaluate(() => {
+      let active = document.activeElement;
+      if (!active || active === document.body) return 'body';
+      while (active.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      return `${active.localName}.${active.className}`;
+    });
+
+  it('takes the reserved height (CLS 0) and lists the services in view, keeping the focus', async () => {
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addInitScript(observeShifts);
+    const page = await context.newPage();
+    const lists: { url: URL; total: number; items: number }[] = [];
+    page.on('response', async (r) => {
+      if (!r.url().includes('/api/v1/services?') || r.status() !== 200) return;
+      const body = (await r.json()) as { total: number; items: unknown[] };
+      lists.push({ url: new URL(r.url()), total: body.total, items: body.items.length });
+    });
+    await page.goto(
+      await mapHost(
+        'map-list-view',
+        `<h1>Diaspora</h1>
+         <poruch-map id="ua" api-base="{{API}}" tile-url="none" list-view country="PL" lang="ua"></poruch-map>
+         <poruch-map id="en" api-base="{{API}}" tile-url="none" list-view country="PL" lang="en_GB"
+           style="--poruch-map-height: 300px"></poruch-map>
+         <poruch-map id="plain" api-base="{{API}}" tile-url="none"></poruch-map>
+         <p id="after">After the maps</p>`,
+        true,
+      ),
+    );
+    for (const id of ['ua', 'en', 'plain']) {
+      await page.locator(`#${id}[state="ready"]`).waitFor({ timeout: 20_000 });
+    }
+    const mapUa = page.locator('#ua');
+    const mapEn = page.locator('#en');
+    await expect.poll(() => mapUa.locator('.list li').count()).toBeGreaterThan(0);
+    await expect.poll(() => mapEn.locator('.list li').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('#plain .poruch-cluster').count()).toBeGreaterThan(0);
+
+    // The services search for the box the map shows, with its filters, only what is on the map.
+    const asked = lists.at(-1)!;
+    expect(asked.url.searchParams.get('country')).toBe('PL');
+    expect(asked.url.searchParams.get('onMap')).toBe('true');
+    expect(asked.url.searchParams.get('bbox')).toMatch(/^-?\d/);
+    // A heading and a list named by it; each item a link to the profile, with category or place.
+    const list = mapUa.getByRole('list', { name: new RegExp(ua('map.list_label')) });
+    const items = list.getByRole('listitem');
+    expect(await items.count()).toBe(Math.min(asked.total, 50));
+    const first = items.first();
+    expect(await first.getByRole('link').getAttribute('href')).toMatch(
+      new RegExp(`^${server!.baseUrl}/services/[0-9a-f-]{36}$`),
+    );
+    expect((await first.locator('.muted').textContent())?.trim()).not.toBe('');
+    expect(await mapUa.locator('.list').textContent()).not.toMatch(/Наблизити|zoom in/i);
+    // More than the list holds: a count and a request to zoom in.
+    expect(await mapUa.locator('.more').count()).toBe(asked.total > 50 ? 1 : 0);
+    expect(await mapEn.locator('h3').textContent()).toMatch(
+      /^Services in this part of the map: \d/,
+    );
+
+    // Exactly the reserved height: nothing after the maps moved.
+    const before = await page.evaluate(
+      () => (window as unknown as { __before: Record<string, number> }).__before,
+    );
+    expect(await bottoms(page)).toEqual(before);
+    const heights = await page.evaluate(() =>
+      ['ua', 'en', 'plain'].map((id) => document.getElementById(id)!.offsetHeight),
+    );
+    expect(heights).toEqual([528, 348, 528]);
+
+    // Views switched from the keyboard: the focus stays on the toggle.
+    await mapUa.locator('button.toggle').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => mapUa.locator('.list').count()).toBe(0);
+    expect(await focusIn(page)).toMatch(/^button\.toggle/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => mapUa.locator('.list li').count()).toBeGreaterThan(0);
+    expect(await focusIn(page)).toMatch(/^button\.toggle/);
+
+    // The focused item goes with a new filter: the focus goes to the list's heading.
+    await page.keyboard.press('Tab');
+    expect(await focusIn(page)).toBe('a.');
+    const name = await mapUa.locator('.list a').first().textContent();
+    const reloaded = page.waitForResponse(
+      (r) => r.url().includes('/api/v1/services?') && r.url().includes('country=DE'),
+    );
+    await mapUa.evaluate((el) => el.setAttribute('country', 'DE'));
+    await reloaded;
+    await expect.poll(() => mapUa.locator('.list a').first().textContent()).not.toBe(name);
+    await expect.poll(() => focusIn(page)).toBe('h3.list-title');
+
+    // Still no shift, the list reloaded and the views switched.
+    expect(await bottoms(page)).toEqual(before);
+    expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
+    await screenshot(page, 'widgets-map-list-view');
+    await context.close();
+  });
+
+  it('follows a search with q to the same count, and shows a host tile attribution as text', async () => {
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(
+      await mapHost(
+        'map-search-q',
+        `<poruch-search api-base="{{API}}" channel="q" page-size="3"></poruch-search>
+         <poruch-map id="paired" api-base="{{API}}" tile-url="none" channel="q" center="20,0" zoom="1"></poruch-map>
+         <poruch-map id="tiles" api-base="{{API}}" tile-url="http://127.0.0.1:9/{z}/{x}/{y}.png"
+           tile-attribution="&lt;img src=x onerror=&quot;window.__xss=1&quot;&gt; Tiles &amp; Co"></poruch-map>`,
+      ),
+    );
+    const paired = page.locator('#paired');
+    await page.locator('#paired[state="ready"]').waitFor({ timeout: 20_000 });
+
+    const searched = page.waitForResponse(
+      (r) => r.url().includes('/api/v1/services?') && r.url().includes('q='),
+    );
+    const mapped = nextMap(
+      page,
+      (q) => q.get('q') === 'перукарня',
+      async () => {
+        const input = page.locator('poruch-search input[type="search"]');
+        await input.fill('перукарня');
+        await input.press('Enter');
+      },
+    );
+    const response = await searched;
+    const found = (await response.json()) as { total: number };
+    const { data } = await mapped;
+    expect(found.total).toBeGreaterThan(0);
+    // The search's list also holds services the map cannot show (hidden by their owner, online
+    // without an address): the map shows the rest, the same search with onMap.
+    const onMap = (await (await fetch(`${response.url()}&onMap=true`)).json()) as { total: number };
+    expect(onMap.total).toBeGreaterThan(0);
+    expect(onMap.total).toBeLessThanOrEqual(found.total);
+    expect(total(data)).toBe(onMap.total);
+    await expect
+      .poll(() => paired.locator('[role="status"]').textContent())
+      .toBe(ua('widget.points_in_view', { count: onMap.total }));
+
+    // The attribution is the host's text, not HTML.
+    const attribution = page.locator('#tiles .leaflet-control-attribution');
+    await expect.poll(() => attribution.textContent()).toContain('<img src=x');
+    expect(await attribution.textContent()).toContain('Tiles & Co');
+    expect(await attribution.locator('img').count()).toBe(0);
+    expect(await paired.locator('.leaflet-control-attribution').textContent()).not.toContain(
+      'OpenStreetMap',
+    );
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBe(
+      undefined,
+    );
     await context.close();
   });
 });
