@@ -243,6 +243,25 @@ describe.each(mounts)('<poruch-map> as a %s', (name, rawMount) => {
     expect(root.querySelector('.list')).toBeNull();
   });
 
+  it("shows a custom tile-url's tile-attribution as text, OpenStreetMap's without one, none with tile-url none", async () => {
+    const attribution = async (extra: Attributes) => {
+      const host = await mount(base({ listView: undefined, ...extra }));
+      const root = await widgetRoot(host);
+      await waitFor(() =>
+        expect(root.querySelector('.leaflet-control-attribution')).not.toBeNull(),
+      );
+      return root.querySelector('.leaflet-control-attribution')!;
+    };
+    const tiles = `${api.url}/no-tiles/{z}/{x}/{y}.png`;
+    const own = await attribution({ tileUrl: tiles, tileAttribution: '<b>Tiles</b> & Co' });
+    expect(own.textContent).toContain('<b>Tiles</b> & Co');
+    expect(own.querySelector('b')).toBeNull();
+    const osm = await attribution({ tileUrl: tiles });
+    expect(osm.textContent).toContain('© OpenStreetMap');
+    const none = await attribution({});
+    expect(none.textContent).not.toContain('OpenStreetMap');
+  });
+
   it('shows a translated error with a retry when the API is down', async () => {
     await withOutage(api, async (outage) => {
       const requests = watchMapRequests();
