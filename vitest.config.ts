@@ -32,10 +32,10 @@ const server = (
  * stays quiet and a failure comes with its server's log.
  *
  * At least two test files run at a time, also on a 2-core machine where vitest would run one: a
- * file spends much of its time waiting on what it started (a server process, PostgreSQL, a
- * password hash in the thread pool), so one file at a time left a core idle. The browser suites
- * (`e2e`) still run one file at a time after the others: each drives a server and Chromium, and
- * its pages wait on both.
+ * file spends much of its time waiting on what it started (a server process, PostgreSQL,
+ * Chromium, a password hash in the thread pool), so one file at a time left a core idle. Files
+ * share nothing: each starts its own servers on free ports over its own data, and the browser
+ * suites their own Chromium.
  */
 export default defineConfig({
   test: {
@@ -85,7 +85,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],
