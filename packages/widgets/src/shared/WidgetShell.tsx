@@ -7,7 +7,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import root from 'react-shadow';
+import root, { useShadowRoot } from 'react-shadow';
 import { createApi, missingTranslation } from '@poruch/core/lite';
 import { emit as emitEvent } from '../emit.js';
 import { ENGLISH } from './english.js';
@@ -15,7 +15,7 @@ import { loadWidgetI18n, loadedWidgetI18n, type WidgetI18n } from './createWidge
 import type { Messages } from './messages.js';
 import { langDir, resolveLang } from './lang.js';
 import { resolveTheme, SHELL_STYLES, type WidgetTheme } from './theme.js';
-import { sheetsOf } from './styleSheets.js';
+import { adoptStyles, sheetsOf } from './styleSheets.js';
 import { WidgetContext, type WidgetContextValue, type WidgetState } from './WidgetContext.js';
 
 /** The props every widget component accepts, as attributes on its element. */
@@ -66,8 +66,24 @@ const ShadowDiv = root.div!;
 /**
  * react-shadow re-runs its attachShadow effect whenever `styleSheets` changes, and its default
  * is a new array each render; a second attachShadow throws (a DOMException outside Chrome).
+ * The sheets are adopted by {@link ShadowStyles} instead: react-shadow's own `styleSheets`
+ * handling writes to a root it has not stored yet when React runs the effect twice (StrictMode).
  */
 const NO_SHEETS: CSSStyleSheet[] = [];
+
+/**
+ * The shell's CSS inside its shadow root: adopted sheets, not a `<style>`, because a host page's
+ * CSP without 'unsafe-inline' blocks those; a `<style>` only where constructable sheets are
+ * missing. Adopted in a layout effect, so before the first paint.
+ */
+function ShadowStyles({ css }: { css: string }) {
+  const shadow = useShadowRoot();
+  const adopt = !!sheetsOf(css);
+  useLayoutEffect(() => {
+    if (shadow && adopt) adoptStyles(shadow, css);
+  }, [shadow, adopt, css]);
+  return adopt ? null : <style>{css}</style>;
+}
 
 /** True in the script-tag build (rollup replaces it). */
 declare const __PORUCH_CDN__: boolean | undefined;
@@ -162,7 +178,6 @@ export function WidgetShell(props: WidgetShellProps) {
 
   const getHost = useCallback(() => latest.current.host ?? shadowHost.current, []);
   const css = SHELL_STYLES + styles;
-  const sheets = sheetsOf(css);
 
   const emit = useCallback(
     <T,>(name: string, detail: T): boolean => {
@@ -225,13 +240,12 @@ export function WidgetShell(props: WidgetShellProps) {
   return (
     <ShadowDiv
       ref={shadowHost}
-      // Adopted sheets, not a <style>: a host page's CSP without 'unsafe-inline' blocks those.
-      styleSheets={(sheets ?? NO_SHEETS) as CSSStyleSheet[]}
+      styleSheets={NO_SHEETS}
       className="poruch-shell"
       // React passes unknown attributes through; the DOM typings do not know this one.
       {...({ exportparts: parts.join(', ') } as Record<string, string>)}
     >
-      {!sheets && <style>{css}</style>}
+      <ShadowStyles css={css} />
       {i18n && (
         <div
           className="poruch-root"
