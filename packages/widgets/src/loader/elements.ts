@@ -26,7 +26,7 @@ export const ELEMENTS: Record<
   ],
   'poruch-report': [
     () => import('../report/element.js'),
-    '443.4px',
+    '399.5px',
     () => import('../shared/messages/en_GB/widgets/report.js'),
   ],
   'poruch-service': [

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { Vacancy, VacancyHit } from '@poruch/core';
 import { categoryLabelKey, countryNameKey, type Translate } from '@poruch/core/lite';
 import { Flag } from '../ui/Flag.js';
@@ -40,7 +40,18 @@ function VacancyCard(props: VacancyListProps & { vacancy: Item }) {
   const { vacancy: v, t, flagBase, hideEmployer, headingLevel = 3, compact } = props;
   const [open, setOpen] = useState(false);
   const H = headingLevel === 2 ? 'h2' : 'h3';
-  const hasText = !!(v.description || v.requirements);
+  const texts = useRef<HTMLDivElement>(null);
+  // "Show more" only when the two lines cut the texts, at the card's width.
+  const [cut, setCut] = useState(false);
+  useLayoutEffect(() => {
+    const el = texts.current;
+    if (!compact || !el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (!el.closest('.vacancy--open')) setCut(el.scrollHeight > el.clientHeight + 1);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [compact]);
   return (
     <li
       className={`card vacancy${open ? ' vacancy--open' : ''}`}
@@ -72,7 +83,7 @@ function VacancyCard(props: VacancyListProps & { vacancy: Item }) {
         <span>{t('vacancies.experience', { experience: t(`experience.${v.experience}`) })}</span>
         {v.salary && <span>{t('vacancies.salary', { salary: v.salary })}</span>}
       </p>
-      <div className="vacancy__texts">
+      <div className="vacancy__texts" ref={texts}>
         {v.description && <p className="vacancy__text">{v.description}</p>}
         {v.requirements && (
           <p className="vacancy__text">
@@ -82,7 +93,7 @@ function VacancyCard(props: VacancyListProps & { vacancy: Item }) {
       </div>
       {compact && (
         <div className="vacancy__more">
-          {hasText && (
+          {(cut || open) && (
             <button
               type="button"
               className="button button--link"

@@ -24,8 +24,7 @@ export const vacancyStyles = /* css */ `
 .vacancy-list--compact .vacancy:not(.vacancy--open) .vacancy__name { min-width: 0; overflow: hidden; text-overflow: ellipsis; line-height: 23px; }
 .vacancy-list--compact .vacancy:not(.vacancy--open) .vacancy__head .badge { flex: none; }
 .vacancy-list--compact .vacancy:not(.vacancy--open) .vacancy__texts {
-  display: -webkit-box !important; -webkit-box-orient: vertical; -webkit-line-clamp: 2;
-  overflow: hidden; line-height: 23px; height: 46px;
+  display: block !important; overflow: hidden; line-height: 23px; height: 46px;
 }
 .vacancy-list--compact .vacancy:not(.vacancy--open) .vacancy__text { display: inline; }
 .vacancy-list--compact .vacancy:not(.vacancy--open) .vacancy__text + .vacancy__text::before { content: " "; }
