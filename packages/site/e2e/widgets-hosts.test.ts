@@ -399,6 +399,24 @@ describe('every widget on any host page', () => {
     );
   });
 
+  it('gives each vacancy card its id, and opens a cut card to its whole text', async () => {
+    const { page } = results.get('clean')!;
+    const cards = page.locator('poruch-vacancies').locator('[part~="vacancy"]');
+    const ids = await cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-vacancy-id')));
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every((id) => /^[0-9a-f-]{36}$/.test(id ?? ''))).toBe(true);
+
+    const cut = cards.filter({ has: page.locator('button[aria-expanded="false"]') }).first();
+    const card = cards.and(
+      page.locator(`[data-vacancy-id="${await cut.getAttribute('data-vacancy-id')}"]`),
+    );
+    const more = card.locator('button');
+    const closed = (await card.boundingBox())!.height;
+    await more.click();
+    await expect.poll(async () => (await card.boundingBox())!.height).toBeGreaterThan(closed);
+    expect(await more.getAttribute('aria-expanded')).toBe('true');
+  });
+
   it('shows the error title, message and retry as separate blocks in every widget', async () => {
     const { page } = errorPage;
     const tags = ['search', 'vacancies', 'service', 'map', 'report'];
