@@ -44,7 +44,7 @@ export interface PoruchReportElement
 /** `<poruch-service>` (`headingLevel` is a prop of the React component only). */
 export interface PoruchServiceElement
   extends PoruchWidgetElement, ElementProperties<PoruchServiceProps, 'headingLevel'> {}
-/** `<poruch-dashboard>`: `api-base` and `lang` only (the rest is React only). */
+/** `<poruch-dashboard>`: `api-base`, `lang` and `theme` only (the rest is React only). */
 export interface PoruchDashboardElement
   extends
     PoruchWidgetElement,

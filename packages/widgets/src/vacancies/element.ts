@@ -2,7 +2,7 @@ import { defineWidget } from '../shared/defineWidget.js';
 import { VacancyBoard } from './VacancyBoard.js';
 
 /**
- * `<poruch-vacancies>`: the vacancy board. Attributes: `api-base`, `lang`, `service-id`,
+ * `<poruch-vacancies>`: the vacancy board. Attributes: `api-base`, `lang`, `theme`, `service-id`,
  * `country`, `category`, `page-size`. See docs/embedding.md.
  */
 export const PoruchVacanciesElement = defineWidget({
