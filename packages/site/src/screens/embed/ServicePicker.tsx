@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { isAbort, type ServicePage, type ServiceSummary } from '@poruch/core';
+import { LIMITS, isAbort, type ServicePage, type ServiceSummary } from '@poruch/core';
 import { useApp } from '../../app/context.js';
 import { RetryAlert } from './RetryAlert.js';
 
@@ -151,7 +151,7 @@ export function ServicePicker({
           id={`${id}-q`}
           type="search"
           value={q}
-          maxLength={200}
+          maxLength={LIMITS.searchQueryMax}
           autoComplete="off"
           aria-describedby={`${id}-status`}
           onChange={(e) => setQ(e.target.value)}

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useState } from 'react';
-import { getCountries, isLocaleCode, type LocaleCode } from '@poruch/core';
+import { LIMITS, getCountries, isLocaleCode, type LocaleCode } from '@poruch/core';
 import { CategoryOptions, CountryOptions } from '@poruch/widgets';
 import { useApp, useConfig } from '../../app/context.js';
 import { useQuery } from '../../router/index.js';
@@ -143,7 +143,7 @@ export default function EmbedBuilder() {
                 id={`${id}-q`}
                 type="search"
                 value={q}
-                maxLength={200}
+                maxLength={LIMITS.searchQueryMax}
                 onChange={(e) => setQ(e.target.value)}
               />
             </div>
