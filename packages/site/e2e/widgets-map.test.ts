@@ -612,10 +612,14 @@ describe('<poruch-map> list view, reserved height, q and tile attribution', () =
     await context.addInitScript(observeShifts);
     const page = await context.newPage();
     const lists: { url: URL; total: number; items: number }[] = [];
-    page.on('response', async (r) => {
+    // A body still being read when the test closes the page is dropped, not an unhandled rejection.
+    page.on('response', (r) => {
       if (!r.url().includes('/api/v1/services?') || r.status() !== 200) return;
-      const body = (await r.json()) as { total: number; items: unknown[] };
-      lists.push({ url: new URL(r.url()), total: body.total, items: body.items.length });
+      r.json().then(
+        (body: { total: number; items: unknown[] }) =>
+          lists.push({ url: new URL(r.url()), total: body.total, items: body.items.length }),
+        () => undefined,
+      );
     });
     await page.goto(
       await mapHost(
@@ -639,6 +643,7 @@ describe('<poruch-map> list view, reserved height, q and tile attribution', () =
     await expect.poll(() => page.locator('#plain .poruch-cluster').count()).toBeGreaterThan(0);
 
     // The services search for the box the map shows, with its filters, only what is on the map.
+    await expect.poll(() => lists.length).toBeGreaterThan(0);
     const asked = lists.at(-1)!;
     expect(asked.url.searchParams.get('country')).toBe('PL');
     expect(asked.url.searchParams.get('onMap')).toBe('true');
