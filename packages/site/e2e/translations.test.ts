@@ -13,12 +13,14 @@ import { CATEGORY_KEYS, COUNTRY_CODES, TRANSLATIONS } from '@poruch/core';
  * (categories, countries).
  */
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
+/** The widgets' code, which the site renders too (the map, the dashboard, the profile). */
+const WIDGETS_SRC = path.resolve(SRC, '../../widgets/src');
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return files(full);
-    return /\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts') ? [full] : [];
+    if (statSync(full).isDirectory()) return name === '__tests__' ? [] : files(full);
+    return /\.(ts|tsx)$/.test(name) && !/\.(d|test)\.tsx?$/.test(name) ? [full] : [];
   });
 }
 
@@ -113,4 +115,115 @@ describe('translation keys used by the site', () => {
       expect(missing).toEqual([]);
     });
   }
+});
+
+/** The placeholders of a translation: `{name}` (the configured syntax) and `{{name}}`. */
+const placeholders = (text: string): string[] => [
+  ...new Set([...text.matchAll(/\{\{?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}?\}/g)].map((m) => m[1]!)),
+];
+
+/** The text from `open` (an opening bracket) to its closing bracket, strings and templates skipped. */
+function bracketed(text: string, open: number): string {
+  const pairs: Record<string, string> = { '(': ')', '{': '}', '[': ']' };
+  const stack: string[] = [];
+  for (let i = open; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === '\\') i++;
+    } else if (pairs[c]) stack.push(pairs[c]);
+    else if (c === stack[stack.length - 1]) {
+      stack.pop();
+      if (!stack.length) return text.slice(open, i + 1);
+    }
+  }
+  return text.slice(open);
+}
+
+/** The top-level parts of a bracketed list, split at its commas. */
+function topLevelParts(list: string): string[] {
+  const inner = list.slice(1, -1);
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      for (i++; i < inner.length && inner[i] !== c; i++) if (inner[i] === '\\') i++;
+    } else if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(inner.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(inner.slice(start));
+  return parts.map((p) => p.trim()).filter(Boolean);
+}
+
+/**
+ * The parameter names a call passes: the keys of an object literal (`{ salary: v.salary }`,
+ * `{ name }`), none without a second argument, or null when they cannot be read (a variable, a
+ * spread), which the check leaves to the browser walk.
+ */
+function passedParams(args: string[]): string[] | null {
+  const second = args[1];
+  if (second === undefined) return [];
+  if (!second.startsWith('{')) return null;
+  const names: string[] = [];
+  for (const entry of topLevelParts(bracketed(second, 0))) {
+    if (entry.startsWith('...')) return null;
+    const name = /^['"]?([A-Za-z_$][\w$]*)['"]?\s*(?::|$|\()/.exec(entry)?.[1];
+    if (!name) return null;
+    names.push(name);
+  }
+  return names;
+}
+
+/**
+ * Every `t('key', …)` in the site's and the widgets' code whose translation has placeholders,
+ * with the placeholders the call leaves unfilled: each would show as `{salary}` on the page.
+ */
+function unfilledPlaceholders(): string[] {
+  const found: string[] = [];
+  const call = /\bt\(/g;
+  for (const file of [...files(SRC), ...files(WIDGETS_SRC)]) {
+    const text = readFileSync(file, 'utf8');
+    const rel = path.relative(path.resolve(SRC, '../..'), file);
+    for (const m of text.matchAll(call)) {
+      const args = topLevelParts(bracketed(text, m.index + m[0].length - 1));
+      // The key is a literal, or a ternary of literals: each branch is checked.
+      const keys = [...(args[0] ?? '').matchAll(/(['"])([a-z][a-z0-9_]*\.[A-Za-z0-9_.]+)\1/g)]
+        .map((k) => k[2]!)
+        .filter((k) => sections.has(k.split('.')[0]!));
+      const passed = passedParams(args);
+      if (passed === null) continue;
+      const line = text.slice(0, m.index).split('\n').length;
+      for (const key of keys) {
+        for (const locale of ['ua', 'en_GB'] as const) {
+          const value = lookup(TRANSLATIONS[locale], key);
+          if (typeof value !== 'string') continue;
+          const missing = placeholders(value).filter((p) => !passed.includes(p));
+          if (missing.length)
+            found.push(`${rel}:${line} t('${key}') leaves {${missing.join('}, {')}} (${locale})`);
+        }
+      }
+    }
+  }
+  return [...new Set(found)];
+}
+
+describe('placeholders in the code', () => {
+  it('reads the parameters of a call', () => {
+    const args = (src: string) => passedParams(topLevelParts(bracketed(src, 0)));
+    expect(args(`('vacancies.salary')`)).toEqual([]);
+    expect(args(`('vacancies.salary', { salary: v.salary })`)).toEqual(['salary']);
+    expect(args(`('a.b', { name, count: f(1, 2), 'x': 1 })`)).toEqual(['name', 'count', 'x']);
+    expect(args(`('a.b', params)`)).toBeNull();
+    expect(args(`('a.b', { ...rest })`)).toBeNull();
+    expect(placeholders('Зарплата: {salary}, {{count}} {salary}')).toEqual(['salary', 'count']);
+  });
+
+  it('every t() of a text with placeholders passes a value for each', () => {
+    expect(unfilledPlaceholders()).toEqual([]);
+  });
 });

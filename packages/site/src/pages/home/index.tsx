@@ -295,11 +295,7 @@ function ResultList({ results }: { results: Results }) {
             {t('vacancies.employer')}: {v.service.name} ·{' '}
             {t(`country_name.${v.service.countryCode}`)}
           </p>
-          {v.salary && (
-            <p className="card__text">
-              {t('vacancies.salary')}: {v.salary}
-            </p>
-          )}
+          {v.salary && <p className="card__text">{t('vacancies.salary', { salary: v.salary })}</p>}
         </li>
       ))}
     </ul>
