@@ -5,7 +5,16 @@ import { LIMITS } from './limits.js';
 // Zod's fast object parser is compiled with `new Function`, which a policy without
 // 'unsafe-eval' blocks (the site's own, a page embedding the widgets); even its probe is reported
 // as a violation. The plain parser gives the same results. Every schema imports this module.
-z.config({ jitless: true });
+// An empty text is missing whatever its length rule (a password of at least 8 characters), so
+// it says "required", not "at least 8 characters": only here does an issue still carry its
+// input. A message set on a schema wins over this one.
+z.config({
+  jitless: true,
+  customError: (issue) =>
+    issue.code === 'too_small' && issue.origin === 'string' && issue.input === ''
+      ? VALIDATION_KEYS.required
+      : undefined,
+});
 
 /**
  * Validation message keys (docs/product.md, Forms and validation messages). Each is translated
@@ -49,6 +58,8 @@ export const VALIDATION_KEYS = {
    * half of a surrogate pair: see FORBIDDEN_TEXT)
    */
   invalidCharacters: 'validation.invalid_characters',
+  /** "The end date cannot be before the start date" (a date range) */
+  dateRange: 'validation.date_range',
 } as const;
 
 /** Example values shown inside the messages. */

@@ -18,6 +18,7 @@ import {
   reportInputSchema,
   resetPasswordSchema,
   serviceInputSchema,
+  text,
   requireAddressConfirmation,
   vacancyInputSchema,
   websiteSchema,
@@ -78,6 +79,70 @@ describe('required', () => {
       key: VALIDATION_KEYS.required,
       params: { name: 'firstName' },
     });
+  });
+});
+
+describe('an empty field says required, not its length rule', () => {
+  const required = (field: string) => ({
+    field,
+    key: VALIDATION_KEYS.required,
+    params: { name: field.split('.').pop() },
+  });
+  it('any text with a minimum length, blank or empty', () => {
+    const schema = z.object({ code: text().min(5), pin: text({ trim: false }).min(4) });
+    expect(errorsOf(schema, { code: '  ', pin: '' })).toEqual([required('code'), required('pin')]);
+    // One character short is still the length rule.
+    expect(errorsOf(schema, { code: 'abcd', pin: 'abcd' })).toEqual([
+      { field: 'code', key: VALIDATION_KEYS.minLength, params: { length: 5 } },
+    ]);
+  });
+  it('the password and its confirmation at registration', () => {
+    const errors = errorsOf(registrationSchema, {
+      account: { ...validAccount, password: '', confirmPassword: '' },
+      service: validService,
+      termsAgreed: true,
+    });
+    expect(errors).toEqual([required('account.password'), required('account.confirmPassword')]);
+  });
+  it('the confirmation alone, when the password is typed', () => {
+    const errors = errorsOf(registrationSchema, {
+      account: { ...validAccount, confirmPassword: '' },
+      service: validService,
+      termsAgreed: true,
+    });
+    expect(errors).toEqual([required('account.confirmPassword')]);
+  });
+  it('login, reset and deletion', () => {
+    expect(errorsOf(credentialsSchema, { email: '', password: '' })).toEqual([
+      required('email'),
+      required('password'),
+    ]);
+    expect(errorsOf(resetPasswordSchema, { email: ' ' })).toEqual([required('email')]);
+    expect(errorsOf(accountDeletionSchema, { currentPassword: '' })).toEqual([
+      required('currentPassword'),
+    ]);
+  });
+  it('a change of password: the new one, and its confirmation', () => {
+    expect(
+      errorsOf(credentialsChangeSchema, {
+        currentPassword: '',
+        newPassword: '',
+        confirmPassword: '',
+      }),
+    ).toEqual([required('currentPassword'), required('newPassword'), required('confirmPassword')]);
+    expect(
+      errorsOf(credentialsChangeSchema, {
+        currentPassword: 'old-pass',
+        newPassword: 'new-password',
+        confirmPassword: '',
+      }),
+    ).toEqual([required('confirmPassword')]);
+  });
+  it('a message set on the schema still wins', () => {
+    expect(errorsOf(z.object({ e: emailSchema }), { e: '' })).toEqual([required('e')]);
+    expect(
+      errorsOf(z.object({ c: text().min(3, { error: VALIDATION_KEYS.invalid }) }), { c: '' }),
+    ).toEqual([{ field: 'c', key: VALIDATION_KEYS.invalid, params: { name: 'c' } }]);
   });
 });
 

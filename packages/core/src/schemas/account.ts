@@ -82,6 +82,12 @@ export const credentialsChangeSchema = z
     error: VALIDATION_KEYS.required,
     path: ['newPassword'],
   })
+  // A new password is typed twice: an empty confirmation is missing, another one does not match.
+  .refine((v) => v.newPassword === undefined || !!v.confirmPassword, {
+    error: VALIDATION_KEYS.required,
+    path: ['confirmPassword'],
+    abort: true,
+  })
   .refine((v) => v.newPassword === undefined || v.newPassword === v.confirmPassword, {
     error: VALIDATION_KEYS.passwordsMustMatch,
     path: ['confirmPassword'],
@@ -102,7 +108,8 @@ export type AccountDeletion = z.infer<typeof accountDeletionSchema>;
 export const accountSignUpSchema = personalDataSchema.extend({
   email: emailSchema,
   password: passwordSchema,
-  confirmPassword: text({ trim: false }).max(LIMITS.passwordMax),
+  /** The password typed again: required; the registration checks that the two match. */
+  confirmPassword: text({ trim: false }).min(1).max(LIMITS.passwordMax),
 });
 
 /** Body of `POST admin/administrators`: super admins only. */
@@ -112,3 +119,26 @@ export const adminCreateSchema = z.strictObject({
   isSuper: z.boolean().default(false),
 });
 export type AdminCreate = z.infer<typeof adminCreateSchema>;
+
+/**
+ * What a super administrator makes of an administrator: a super administrator, an
+ * administrator, or no administrator at all (an ordinary partner account).
+ */
+export const ADMIN_ROLES = ['super', 'admin', 'none'] as const;
+export type AdminRole = (typeof ADMIN_ROLES)[number];
+/** Body of `PUT admin/administrators/:id/role`. */
+export const adminRoleSchema = z.strictObject({ role: z.enum(ADMIN_ROLES) });
+export type AdminRoleChange = z.infer<typeof adminRoleSchema>;
+
+/** One administrator in `GET admin/administrators`. */
+export const administratorSchema = accountSchema.pick({
+  id: true,
+  email: true,
+  firstName: true,
+  lastName: true,
+  isSuper: true,
+  createdAt: true,
+});
+export type Administrator = z.infer<typeof administratorSchema>;
+export const administratorListSchema = z.object({ items: z.array(administratorSchema) });
+export type AdministratorList = z.infer<typeof administratorListSchema>;

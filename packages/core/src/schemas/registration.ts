@@ -13,7 +13,8 @@ export const registrationSchema = z
     service: requireAddressConfirmation(serviceInputSchema),
     termsAgreed: z.literal(true, { error: VALIDATION_KEYS.mustAgree }),
   })
-  .refine((r) => r.account.password === r.account.confirmPassword, {
+  // An empty confirmation already says "required".
+  .refine((r) => !r.account.confirmPassword || r.account.password === r.account.confirmPassword, {
     error: VALIDATION_KEYS.passwordsMustMatch,
     path: ['account', 'confirmPassword'],
   });

@@ -62,6 +62,23 @@ describe('bad input', () => {
     ]);
   });
 
+  it('says an empty field is required, not its length rule', async () => {
+    const body = registration();
+    const res = await client.post('/api/v1/auth/register', {
+      ...body,
+      account: { ...body.account, password: '', confirmPassword: '' },
+    });
+    expectKey(res, 400, 'validation_failed');
+    expect(res.body.errors.fields).toEqual([
+      { field: 'account.password', key: 'validation.required', params: { name: 'password' } },
+      {
+        field: 'account.confirmPassword',
+        key: 'validation.required',
+        params: { name: 'confirmPassword' },
+      },
+    ]);
+  });
+
   it('rejects unknown fields', async () => {
     const res = await client.post('/api/v1/auth/login', {
       email: 'a@b.co',
