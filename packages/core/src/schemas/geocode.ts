@@ -20,3 +20,9 @@ export const geocodeResultSchema = z.object({
   candidates: z.array(addressDetailsSchema),
 });
 export type GeocodeResult = z.infer<typeof geocodeResultSchema>;
+
+/** Answer of `GET geocode/suggest`: places for what the user is typing, best first (may be none). */
+export const geocodeSuggestionsSchema = z.object({
+  suggestions: z.array(addressDetailsSchema),
+});
+export type GeocodeSuggestions = z.infer<typeof geocodeSuggestionsSchema>;

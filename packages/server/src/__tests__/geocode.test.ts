@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from './helpers/client.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
-const geocode = (client: TestClient, address: string, country?: string) =>
+const geocode = (client: TestClient, address: string, country?: string, path = 'geocode') =>
   client.get(
-    `/api/v1/geocode?${new URLSearchParams({ address, ...(country ? { country } : {}) })}`,
+    `/api/v1/${path}?${new URLSearchParams({ address, ...(country ? { country } : {}) })}`,
   );
+const suggest = (client: TestClient, address: string, country?: string) =>
+  geocode(client, address, country, 'geocode/suggest');
 
 describe('GET /api/v1/geocode with the offline gazetteer', () => {
   let server: TestServer;
@@ -79,6 +81,41 @@ describe('GET /api/v1/geocode with the offline gazetteer', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it('offers each town of a repeated name, told apart by region or nearest town', async () => {
+    const res = await geocode(client, 'Hauptstraße 1, Neustadt', 'DE');
+    expect(res.body.status).toBe('ambiguous');
+    expect(res.body.candidates.map((c: { displayName: string }) => c.displayName)).toEqual([
+      'Neustadt, Rheinland-Pfalz, DE',
+      'Neustadt, Lower Saxony, DE',
+    ]);
+    const czarna = await geocode(client, 'Czarna', 'PL');
+    expect(czarna.body.candidates).toHaveLength(3);
+    for (const c of czarna.body.candidates)
+      expect(c.displayName).toMatch(/^Czarna \(.+\), Subcarpathia, PL$/);
+  });
+
+  it('suggests places for a partly typed address, each a complete candidate', async () => {
+    const res = await suggest(client, 'Hauptstraße 1, Neust', 'DE');
+    expect(res.status).toBe(200);
+    expect(res.body.suggestions.length).toBeGreaterThan(1);
+    expect(res.body.suggestions.length).toBeLessThanOrEqual(6);
+    expect(res.body.suggestions[0]).toEqual({
+      lat: expect.closeTo(49.35, 1),
+      lng: expect.closeTo(8.14, 1),
+      displayName: 'Neustadt, Rheinland-Pfalz, DE',
+      city: 'Neustadt',
+      countryCode: 'DE',
+      approximate: true,
+      source: 'gazetteer',
+    });
+    expect((await suggest(client, 'Варш')).body.suggestions[0].city).toBe('Warsaw');
+    expect((await suggest(client, 'Qwzx', 'DE')).body).toEqual({ suggestions: [] });
+    const cors = await client.get('/api/v1/geocode/suggest?address=Ber', {
+      headers: { origin: 'https://diaspora.example.org' },
+    });
+    expect(cors.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
   it('rejects bad input with validation_failed', async () => {
     for (const query of [
       'address=',
@@ -88,9 +125,11 @@ describe('GET /api/v1/geocode with the offline gazetteer', () => {
       'address=Berlin&country=Germany',
       'address=Berlin&extra=1',
     ]) {
-      const res = await client.get(`/api/v1/geocode?${query}`);
-      expect(res.status, query).toBe(400);
-      expect(res.body.errors.message, query).toBe('validation_failed');
+      for (const path of ['geocode', 'geocode/suggest']) {
+        const res = await client.get(`/api/v1/${path}?${query}`);
+        expect(res.status, `${path}?${query}`).toBe(400);
+        expect(res.body.errors.message, `${path}?${query}`).toBe('validation_failed');
+      }
     }
   });
 });
@@ -241,6 +280,17 @@ describe('GET /api/v1/geocode with GEOCODER_URL (Nominatim)', () => {
     expect(res.body).toEqual({ status: 'wrong_address', candidates: [] });
   });
 
+  it('suggests what the geocoder answers for the text so far', async () => {
+    const res = await suggest(client, 'Springfield');
+    expect(res.status).toBe(200);
+    expect(res.body.suggestions.map((c: { displayName: string }) => c.displayName)).toEqual([
+      'Springfield, Illinois, United States',
+      'Springfield, Missouri, United States',
+    ]);
+    expect((await suggest(client, 'nothing here')).body).toEqual({ suggestions: [] });
+    expect((await suggest(client, 'broken')).status).toBe(503);
+  });
+
   it('answers 503 service_unavailable when the geocoder fails', async () => {
     for (const address of ['broken', 'garbage']) {
       const res = await geocode(client, address);
@@ -268,5 +318,13 @@ describe('GET /api/v1/geocode rate limit', () => {
     for (let i = 0; i < 61; i++) statuses.push((await geocode(client, 'Kraków')).status);
     expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
     expect(statuses[60]).toBe(429);
+  });
+
+  it('limits one IP to 120 suggestions a minute, counted apart from lookups', async () => {
+    const client = new TestClient(server.url);
+    const statuses: number[] = [];
+    for (let i = 0; i < 121; i++) statuses.push((await suggest(client, 'Krak')).status);
+    expect(statuses.slice(0, 120).every((s) => s === 200)).toBe(true);
+    expect(statuses[120]).toBe(429);
   });
 });

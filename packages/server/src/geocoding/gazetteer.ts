@@ -2,10 +2,17 @@ import { COUNTRIES, TRANSLATIONS, type AddressDetails, type GeocodeResult } from
 import { loadCities, type City } from './cities.js';
 import { EXONYMS } from './exonyms.js';
 import { hasCyrillic, normalizePlaceName } from './normalize.js';
+import { REGION_NAMES } from './regions.js';
 import { transliterateUkrainian } from './transliterate.js';
 
 /** Most candidates an ambiguous answer offers. */
 export const MAX_CANDIDATES = 5;
+/** Most suggestions offered while the user types. */
+export const MAX_SUGGESTIONS = 6;
+/** Shortest typed name that gets suggestions. */
+const MIN_SUGGEST_CHARS = 2;
+/** Towns of at least this many inhabitants name the neighbourhood of a small place. */
+const LANDMARK_POPULATION = 10_000;
 /** Longest run of words tried as one place name ("Frankfurt am Main", "Newcastle upon Tyne"). */
 const MAX_NAME_WORDS = 4;
 
@@ -82,13 +89,26 @@ export class Gazetteer {
   /** Exonyms and local spellings: a hit here is what the writer meant, over any namesake. */
   private readonly aliases = new Map<string, Place[]>();
   private readonly countries = new Map<string, string>();
+  /** Every indexed key, sorted, for suggestions by prefix; built on the first suggestion. */
+  private sortedKeys: string[] | undefined;
+  /** Towns big enough to tell namesakes apart by, per country, with their keys. */
+  private readonly landmarks = new Map<string, { city: City; key: string }[]>();
+  private readonly labels = new Map<City, string>();
+  /** The town each namesake within a region is named after. */
+  private readonly near = new Map<City, string>();
   /** How long building the index took, in milliseconds, the data package's decoding included. */
   readonly loadMs: number;
 
   constructor(cities: readonly City[] = loadCities()) {
     const started = performance.now();
     for (const city of cities) {
-      this.add(normalizePlaceName(city.name), city);
+      const key = normalizePlaceName(city.name);
+      this.add(key, city);
+      if (city.population >= LANDMARK_POPULATION && city.featureCode !== 'PPLX') {
+        let towns = this.landmarks.get(city.country);
+        if (!towns) this.landmarks.set(city.country, (towns = []));
+        towns.push({ city, key });
+      }
       if (city.altName) this.add(normalizePlaceName(city.altName), city);
     }
     for (const [name, country, ...aliases] of EXONYMS) {
@@ -151,7 +171,7 @@ export class Gazetteer {
     }
     for (const words of tried) {
       const places = this.findInWords(words, filter);
-      if (places.length) return toResult(places);
+      if (places.length) return this.toResult(places);
     }
     return { status: 'wrong_address', candidates: [] };
   }
@@ -184,44 +204,175 @@ export class Gazetteer {
     }
     return [];
   }
-}
-
-/** One candidate per distinct city: parts of a city (PPLX) only when nothing else matched. */
-function toResult(found: Place[]): GeocodeResult {
-  const whole = found.filter((p) => p.city.featureCode !== 'PPLX');
-  const places = (whole.length ? whole : found).sort((a, b) => b.population - a.population);
-  const distinct: Place[] = [];
-  const labels = new Set<string>();
-  for (const place of places) {
-    const label = displayName(place.city);
-    if (labels.has(label)) continue;
-    labels.add(label);
-    distinct.push(place);
-    if (distinct.length === MAX_CANDIDATES) break;
+  /**
+   * Places whose name begins with what the user is typing, for suggestions: the last
+   * comma-separated part of the address, without house numbers and postcodes (or, with no
+   * comma, its last words). Exact names and exonyms first, then by population.
+   */
+  suggest(address: string, country?: string): AddressDetails[] {
+    const parts = address.split(/[,;\n]+/);
+    const words = normalizePlaceName(parts[parts.length - 1] ?? '')
+      .split(' ')
+      .filter((w) => w && !/\d/.test(w));
+    const filter = country?.toUpperCase();
+    // "Hauptstraße Neus": the longest run of last words that begins a name.
+    for (let start = 0; start < words.length; start++) {
+      const prefix = words.slice(start).join(' ');
+      if (prefix.length < MIN_SUGGEST_CHARS) break;
+      const found = this.byPrefix(prefix, filter);
+      if (found.length) return found;
+    }
+    return [];
   }
-  return {
-    status: distinct.length === 1 ? 'ok' : 'ambiguous',
-    candidates: distinct.map((p) => toDetails(p.city)),
-  };
+
+  private byPrefix(prefix: string, country: string | undefined): AddressDetails[] {
+    const prefixes = [prefix];
+    if (hasCyrillic(prefix)) {
+      const latin = transliterateUkrainian(prefix);
+      prefixes.push(latin, latin.replace(/h/g, 'g'));
+    }
+    const keys = (this.sortedKeys ??= [
+      ...new Set([...this.byName.keys(), ...this.aliases.keys()]),
+    ].sort());
+    const ranked = new Map<City, number>();
+    for (const p of prefixes) {
+      let lo = 0;
+      let hi = keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (keys[mid]! < p) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < keys.length && keys[i]!.startsWith(p); i++) {
+        const key = keys[i]!;
+        const exact = key === p ? 2 : 0;
+        for (const [list, bonus] of [
+          [this.aliases.get(key), 1],
+          [this.byName.get(key), 0],
+        ] as const) {
+          for (const { city } of list ?? []) {
+            if (country && city.country !== country) continue;
+            if (city.featureCode === 'PPLX') continue;
+            // Exact names, then exonyms, then the biggest places.
+            const rank = (exact + bonus) * 1e9 + city.population;
+            ranked.set(city, Math.max(ranked.get(city) ?? 0, rank));
+          }
+        }
+      }
+    }
+    const order = [...ranked].sort((a, b) => b[1] - a[1]).map(([city]) => city);
+    return this.distinct(order, MAX_SUGGESTIONS).map((c) => this.toDetails(c));
+  }
+
+  /** One candidate per distinct city: parts of a city (PPLX) only when nothing else matched. */
+  private toResult(found: Place[]): GeocodeResult {
+    const whole = found.filter((p) => p.city.featureCode !== 'PPLX');
+    const places = (whole.length ? whole : found).sort((a, b) => b.population - a.population);
+    const distinct = this.distinct(
+      places.map((p) => p.city),
+      MAX_CANDIDATES,
+    );
+    return {
+      status: distinct.length === 1 ? 'ok' : 'ambiguous',
+      candidates: distinct.map((c) => this.toDetails(c)),
+    };
+  }
+
+  /** The first `max` cities with different labels (GeoNames lists some places twice). */
+  private distinct(cities: readonly City[], max: number): City[] {
+    const seen = new Set<string>();
+    const out: City[] = [];
+    for (const city of cities) {
+      const label = this.displayName(city);
+      if (seen.has(label)) continue;
+      seen.add(label);
+      out.push(city);
+      if (out.length === max) break;
+    }
+    return out;
+  }
+
+  /**
+   * The label a person tells places apart by: "Warsaw, PL"; with the region where the name
+   * repeats in the country ("Neustadt, Rheinland-Pfalz, DE"; US and Canadian places always:
+   * "Paris, TX, US"); and where it repeats within the region too, or the region has no name,
+   * the nearest town beside it: "Neukirchen (Passau), Bavaria, DE".
+   */
+  displayName(city: City): string {
+    let label = this.labels.get(city);
+    if (label !== undefined) return label;
+    const key = normalizePlaceName(city.name);
+    const namesakes = (this.byName.get(key) ?? [])
+      .map((p) => p.city)
+      .filter((c) => c.country === city.country && normalizePlaceName(c.name) === key);
+    const stateCode = /^[A-Z]{2}$/.test(city.adminCode) && NAMED_BY_CODE.has(city.country);
+    const region = stateCode ? city.adminCode : regionName(city);
+    const showRegion = stateCode || namesakes.length > 1;
+    const sameRegion = namesakes.filter((c) => c.adminCode === city.adminCode);
+    let near = '';
+    if (sameRegion.length > 1 || (showRegion && !region)) {
+      near = this.nearTown(city, region ? sameRegion : namesakes, key);
+    }
+    label = [near ? `${city.name} (${near})` : city.name, showRegion ? region : '', city.country]
+      .filter(Boolean)
+      .join(', ');
+    this.labels.set(city, label);
+    return label;
+  }
+
+  /**
+   * The nearest sizeable town to `city`, so that each of its namesakes (taken in a fixed order)
+   * is named after a different one.
+   */
+  private nearTown(city: City, namesakes: readonly City[], name: string): string {
+    const cached = this.near.get(city);
+    if (cached !== undefined) return cached;
+    const towns = (this.landmarks.get(city.country) ?? []).filter((t) => t.key !== name);
+    const taken = new Set<string>();
+    for (const c of [...namesakes].sort((a, b) => a.cityId - b.cityId)) {
+      let best: City | undefined;
+      let bestDistance = Infinity;
+      for (const { city: t } of towns) {
+        const d = distance(c, t);
+        if (d < bestDistance && !taken.has(t.name)) [best, bestDistance] = [t, d];
+      }
+      if (best) taken.add(best.name);
+      this.near.set(c, best?.name ?? '');
+    }
+    return this.near.get(city) ?? '';
+  }
+
+  private toDetails(city: City): AddressDetails {
+    return {
+      lat: city.loc.coordinates[1],
+      lng: city.loc.coordinates[0],
+      displayName: this.displayName(city),
+      city: city.name,
+      countryCode: city.country,
+      approximate: true,
+      source: 'gazetteer',
+    };
+  }
 }
 
-/** "Warsaw, PL"; in the US and Canada the state too: "Paris, TX, US". */
-function displayName(city: City): string {
-  const region =
-    /^[A-Z]{2}$/.test(city.adminCode) && (city.country === 'US' || city.country === 'CA');
-  return [city.name, region ? city.adminCode : '', city.country].filter(Boolean).join(', ');
+/** Countries whose places are named with their state's code: "Paris, TX, US". */
+const NAMED_BY_CODE = new Set(['US', 'CA']);
+
+/** The name of the city's first-level region (Land, voivodeship, state…), or '' when unknown. */
+function regionName(city: City): string {
+  const entry = REGION_NAMES[city.country]
+    ?.split('|')
+    .find((e) => e.startsWith(`${city.adminCode}=`));
+  return entry ? entry.slice(city.adminCode.length + 1) : '';
 }
 
-function toDetails(city: City): AddressDetails {
-  return {
-    lat: city.loc.coordinates[1],
-    lng: city.loc.coordinates[0],
-    displayName: displayName(city),
-    city: city.name,
-    countryCode: city.country,
-    approximate: true,
-    source: 'gazetteer',
-  };
+/** Squared distance on a plane scaled by latitude: enough to order nearby places. */
+function distance(a: City, b: City): number {
+  const [lngA, latA] = a.loc.coordinates;
+  const [lngB, latB] = b.loc.coordinates;
+  const dx = (lngA - lngB) * Math.cos(((latA + latB) / 2) * (Math.PI / 180));
+  const dy = latA - latB;
+  return dx * dx + dy * dy;
 }
 
 let shared: Gazetteer | undefined;

@@ -1,4 +1,4 @@
-import type { GeocodeResult } from '@poruch/core';
+import type { AddressDetails, GeocodeResult } from '@poruch/core';
 import type { Env } from '../env.js';
 import { SERVER_VERSION } from '../version.js';
 import { getGazetteer } from './gazetteer.js';
@@ -17,6 +17,8 @@ export interface Geocoder {
    * @param country ISO alpha-2 code that narrows the search. Defaults to any country.
    */
   geocode(address: string, country?: string): Promise<GeocodeResult>;
+  /** Places for a partly typed address, best first: none when nothing fits yet. */
+  suggest(address: string, country?: string): Promise<AddressDetails[]>;
 }
 
 /**
@@ -32,10 +34,13 @@ export function createGeocoder(env: Pick<Env, 'GEOCODER_URL' | 'PUBLIC_URL'>): G
     return {
       kind: 'nominatim',
       geocode: (address, country) => nominatim.geocode(address, country),
+      // Nominatim has no prefix search: its answer for the text so far is the suggestion.
+      suggest: async (address, country) => (await nominatim.geocode(address, country)).candidates,
     };
   }
   return {
     kind: 'gazetteer',
     geocode: async (address, country) => getGazetteer().geocode(address, country),
+    suggest: async (address, country) => getGazetteer().suggest(address, country),
   };
 }

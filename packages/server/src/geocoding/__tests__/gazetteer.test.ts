@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadCities } from '../cities.js';
+import { loadCities, type City } from '../cities.js';
 import { EXONYMS } from '../exonyms.js';
 import { Gazetteer } from '../gazetteer.js';
 import { normalizePlaceName } from '../normalize.js';
@@ -97,5 +97,93 @@ describe('Gazetteer', () => {
     expect(gazetteer.geocode('qwzx plmk 12')).toEqual({ status: 'wrong_address', candidates: [] });
     expect(gazetteer.geocode('00-001')).toEqual({ status: 'wrong_address', candidates: [] });
     expect(gazetteer.geocode('Warszawa', 'DE').status).toBe('wrong_address');
+  });
+});
+
+describe('Gazetteer labels of namesakes', () => {
+  const gazetteer = new Gazetteer();
+  const labels = (address: string, country: string) =>
+    gazetteer.geocode(address, country).candidates.map((c) => c.displayName);
+
+  it('offers every town of a repeated name, each labelled with its region', () => {
+    const result = gazetteer.geocode('Hauptstraße 1, Neustadt', 'DE');
+    expect(result.status).toBe('ambiguous');
+    expect(result.candidates.map((c) => c.displayName)).toEqual([
+      'Neustadt, Rheinland-Pfalz, DE',
+      'Neustadt, Lower Saxony, DE',
+    ]);
+    expect(labels('Wola', 'PL')).toEqual(['Wola, Mazovia, PL', 'Wola, Silesia, PL']);
+  });
+
+  it('names the nearest town where a name repeats within one region', () => {
+    expect(labels('Czarna', 'PL')).toEqual([
+      'Czarna (Dębica), Subcarpathia, PL',
+      'Czarna (Łańcut), Subcarpathia, PL',
+      'Czarna (Sanok), Subcarpathia, PL',
+    ]);
+    const newport = labels('Newport', 'GB');
+    expect(newport).toHaveLength(5);
+    expect(newport.filter((l) => l.endsWith(', England, GB'))).toHaveLength(4);
+  });
+
+  it('keeps a unique name short, and US and Canadian places with their state code', () => {
+    expect(labels('Kraków', 'PL')).toEqual(['Kraków, PL']);
+    expect(labels('Springfield', 'US')).toContain('Springfield, IL, US');
+  });
+
+  it('gives every place of a repeated name its own label, in any country', () => {
+    const groups = new Map<string, City[]>();
+    for (const city of loadCities()) {
+      if (city.featureCode === 'PPLX') continue;
+      const key = `${city.country}|${normalizePlaceName(city.name)}`;
+      groups.set(key, [...(groups.get(key) ?? []), city]);
+    }
+    let repeated = 0;
+    const clashes: string[] = [];
+    for (const [key, cities] of groups) {
+      if (cities.length < 2) continue;
+      repeated++;
+      const names = cities.map((c) => gazetteer.displayName(c));
+      if (new Set(names).size !== names.length) clashes.push(`${key}: ${names.join(' / ')}`);
+    }
+    expect(repeated).toBeGreaterThan(5000);
+    expect(clashes).toEqual([]);
+  });
+});
+
+describe('Gazetteer suggestions', () => {
+  const gazetteer = new Gazetteer();
+  const names = (address: string, country?: string) =>
+    gazetteer.suggest(address, country).map((c) => c.displayName);
+
+  it('suggests places beginning with the last part typed, exact names first', () => {
+    expect(names('Hauptstraße 1, Neus', 'DE')).toEqual(
+      expect.arrayContaining(['Neuss, DE', 'Neustadt, Rheinland-Pfalz, DE']),
+    );
+    expect(names('Hauptstraße 1, Neustadt', 'DE').slice(0, 2)).toEqual([
+      'Neustadt, Rheinland-Pfalz, DE',
+      'Neustadt, Lower Saxony, DE',
+    ]);
+    expect(names('kra', 'PL')[0]).toBe('Kraków, PL');
+    expect(gazetteer.suggest('Paris', 'FR')[0]).toMatchObject({
+      city: 'Paris',
+      countryCode: 'FR',
+      source: 'gazetteer',
+      approximate: true,
+    });
+  });
+
+  it('reads the last words when there is no comma, and Ukrainian', () => {
+    expect(names('Marszałkowska 10 Krak', 'PL')[0]).toBe('Kraków, PL');
+    expect(names('Варш')[0]).toBe('Warsaw, PL');
+    expect(names('Мюн', 'DE')[0]).toBe('Munich, DE');
+  });
+
+  it('suggests at most six, and nothing for one letter, numbers or no match', () => {
+    expect(gazetteer.suggest('Ber', 'DE').length).toBeLessThanOrEqual(6);
+    expect(gazetteer.suggest('B', 'DE')).toEqual([]);
+    expect(gazetteer.suggest('Hauptstraße 1, 10115', 'DE')).toEqual([]);
+    expect(gazetteer.suggest('Qwzx', 'DE')).toEqual([]);
+    expect(gazetteer.suggest('Warsz', 'DE')).toEqual([]);
   });
 });
