@@ -1,9 +1,8 @@
 import * as L from 'leaflet';
 import type { MapCluster, MapPoint, MapResult } from '@poruch/core';
-import { feature } from 'topojson-client';
 import { type Api, isAbort } from '@poruch/core/lite';
 import { filterQuery, type LatLng, type ServiceFilters } from './filters.js';
-import { WORLD } from './worldTopology.js';
+import { BASE_LAYER_STYLE, baseCountries } from './baseLayer.js';
 
 export interface MapControllerOptions {
   /** The API client the map's clusters come from. */
@@ -143,15 +142,9 @@ export class MapController {
       this.resizes.observe(container);
     }
     MapController.live += 1;
-    L.geoJSON(feature(WORLD, WORLD.objects.countries!) as never, {
+    L.geoJSON(baseCountries() as never, {
       interactive: false,
-      style: {
-        className: 'base-country',
-        color: '#8aa1b5',
-        weight: 0.8,
-        fillColor: '#f4f1ea',
-        fillOpacity: 1,
-      },
+      style: { ...BASE_LAYER_STYLE },
     }).addTo(this.map);
     const attribution = options.attribution ? escapeHtml(options.attribution) : undefined;
     if (options.tileUrl && options.tileUrl !== 'none') {

@@ -1,5 +1,6 @@
 import leafletCss from 'leaflet/dist/leaflet.css?inline';
 import { themeVar } from '../shared/theme.js';
+import { BASE_LAYER_SEA } from './baseLayer.js';
 
 /** Every `part` of `<poruch-map>`, exported for `::part()`. */
 export const MAP_PARTS = [
@@ -40,7 +41,7 @@ export const mapStyles =
   display: block; box-sizing: border-box; width: 100%; height: 100%;
   border-radius: ${themeVar('--poruch-radius')}; overflow: hidden;
   border: 1px solid ${themeVar('--poruch-color-border')};
-  background: #cfe3f3;
+  background: ${BASE_LAYER_SEA};
 }
 .leaflet-container { font: inherit; font-size: 14px; }
 .base-country { stroke-linejoin: round; }

@@ -1,13 +1,4 @@
-import {
-  lazy,
-  Suspense,
-  useEffect,
-  useId,
-  useMemo,
-  useCallback,
-  useState,
-  type FormEvent,
-} from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { LIMITS, getCountries, type ServicePage, type VacancyPage } from '@poruch/core';
 import {
   CategoryOptions,
@@ -23,35 +14,12 @@ import {
 import { useApp } from '../../app/context.js';
 import { SocialBlock } from '../../chrome/SocialBlock.js';
 import { Link, useQuery } from '../../router/index.js';
+import { useNearViewport } from '../../ui/useNearViewport.js';
 
 const PAGE_SIZE = 20;
 
 /** The map widget (Leaflet) loads only when the map view is shown and near the screen. */
 const HomeMap = lazy(() => import('./HomeMap.js'));
-
-/**
- * True once the element has come within 300px of the viewport (and stays true). On a phone the
- * map starts below the search form, so its 130 KB chunk waits until the visitor scrolls to it and
- * does not compete with the first paint.
- */
-function useNearViewport(): [(el: Element | null) => (() => void) | void, boolean] {
-  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
-  const ref = useCallback(
-    (el: Element | null) => {
-      if (!el || near) return;
-      const observer = new IntersectionObserver(
-        (entries) => {
-          if (entries.some((e) => e.isIntersecting)) setNear(true);
-        },
-        { rootMargin: '300px 0px' },
-      );
-      observer.observe(el);
-      return () => observer.disconnect();
-    },
-    [near],
-  );
-  return [ref, near];
-}
 
 type Results =
   | { kind: 'services'; key: string; page: ServicePage }

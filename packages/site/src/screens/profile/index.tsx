@@ -3,15 +3,16 @@
  * React component (docs/architecture.md, Widgets). The widget loads the profile and shows its
  * loading, error and tab states, "I have used this service" and the report form; the site gives it
  * the route (the id, the tab as a real URL per tab, its router for the links), the language, an h1,
- * and takes the loaded profile for the page's title, description and JSON-LD.
+ * and takes the loaded profile for the page's title, description and JSON-LD, and, under the
+ * services tab, for the service's location (ProfileLocation).
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { ServiceProfile } from '@poruch/core';
+import { profileJsonLd, type ServiceProfile } from '@poruch/core';
 import { PoruchService } from '@poruch/widgets';
 import { useApp } from '../../app/context.js';
 import { applySeo } from '../../app/seo.js';
 import { useLocation, useNavigate, useParams } from '../../router/index.js';
-import { jsonLd } from './jsonLd.js';
+import { ProfileLocation } from './ProfileLocation.js';
 import './profile.css';
 
 const TABS = ['services', 'vacancies', 'contacts'] as const;
@@ -39,7 +40,7 @@ export default function ProfileScreen() {
         title: s.name,
         description: (s.descriptionUa || s.descriptionOther || t('app.tagline')).slice(0, 160),
         path: `/services/${s.id}`,
-        jsonLd: jsonLd(s, `${window.location.origin}/services/${s.id}`),
+        jsonLd: profileJsonLd(s, `${window.location.origin}/services/${s.id}`, locale),
       }
     : null;
   const seoKey = JSON.stringify(seo);
@@ -90,6 +91,7 @@ export default function ProfileScreen() {
         onLoad={setProfile}
         onReportSent={onReportSent}
       />
+      {s && tab === 'services' && <ProfileLocation profile={s} />}
     </article>
   );
 }
