@@ -29,9 +29,22 @@ export {
 export { loadI18n } from './i18n/loadI18n.js';
 export type { I18n } from './i18n/createI18n.js';
 export { LANGUAGE_OPTIONS } from './i18n/languageOptions.js';
+export { HREFLANG, localeAlternates, localeUrl } from './i18n/alternates.js';
+export { profileJsonLd, jsonLdScriptText } from './profileJsonLd.js';
 export { TRANSLATIONS, I18N_NAMESPACE } from './i18n/resources.js';
 export type { TranslationResource } from './i18n/resources.js';
-export { getStoredLocale, storeLocale } from './i18n/storage.js';
+export {
+  getStoredLocale,
+  storeLocale,
+  startLocale,
+  negotiateLocale,
+  localeFromCookie,
+  localeFromQuery,
+  withoutLocaleQuery,
+  LOCALE_COOKIE,
+  LOCALE_COOKIE_MAX_AGE,
+  LOCALE_QUERY_PARAM,
+} from './i18n/storage.js';
 export {
   createAuthStore,
   selectIsLoggedIn,

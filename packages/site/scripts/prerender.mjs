@@ -1,15 +1,18 @@
 // The last build step (`pnpm --filter @poruch/site run build`): writes the first screen of every
 // route as static HTML, so a phone paints the page before the JavaScript has arrived.
 //
-// For each route of src/routes.tsx it writes dist/pages/<name>.html: dist/index.html with
+// For each route of src/routes.tsx and each interface language it writes dist/pages/<name>.html
+// (ua) and dist/pages/<name>.en_GB.html: dist/index.html with
 // - the route's first screen inside #root (src/prerender.tsx, rendered here in Node);
+// - `<html lang>` and `data-locale` (the language the app starts in), the title, the meta
+//   description and the <noscript> text in that language;
 // - the main stylesheet inlined (one request less before the first paint; 3 KB compressed);
 // - <link rel="modulepreload"> for the route's own chunks (from dist/.vite/manifest.json), so
 //   they download beside the entry chunk instead of after it.
 // dist/pages/profile-shadow.css and profile-page.css: the profile widget's shadow-root CSS and
 // the profile screen's own stylesheet, with which the server draws an approved service's first
 // screen into the profile page (server plugins/site.ts);
-// and dist/pages/routes.json: the route patterns in order, with their file, for the server
+// and dist/pages/routes.json: the route patterns in order, with their files, for the server
 // (packages/server/src/plugins/site.ts) to pick the page of a path. dist/index.html itself is
 // left as Vite wrote it: the service worker's offline shell and the page of unknown paths.
 import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
@@ -38,7 +41,7 @@ if (typeof globalThis.navigator === 'undefined') {
 const ssrDir = path.join(site, 'node_modules/.prerender');
 const ssrEntry = readdirSync(ssrDir).find((f) => /^prerender\.m?js$/.test(f));
 if (!ssrEntry) throw new Error(`[poruch] prerender: no SSR build in ${ssrDir}`);
-const { ROUTES, renderRoute, SERVICE_SHADOW_CSS } = await import(
+const { ROUTES, LOCALE_CODES, renderRoute, pageHead, SERVICE_SHADOW_CSS } = await import(
   pathToFileURL(path.join(ssrDir, ssrEntry)).href
 );
 
@@ -79,6 +82,29 @@ const appRule = mainCss.match(/(?:^|\})\.app\{([^}]*)\}/);
 if (!appRule) throw new Error('[poruch] prerender: no .app rule in the main stylesheet');
 const css = `${mainCss}.app-prerendered{${appRule[1]}}`.replace(/<\/style/gi, '<\\/style');
 
+/** Escapes text for an element's content or a quoted attribute value. */
+const escapeHtml = (text) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
+  );
+
+/** dist/index.html's head (and <noscript>) in one language (src/prerender.tsx's pageHead). */
+function localiseHead(html, head, locale) {
+  const out = html
+    .replace(/<html lang="[^"]*">/, () => `<html lang="${head.lang}" data-locale="${locale}">`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(head.title)}</title>`)
+    .replace(
+      /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
+      () => `<meta name="description" content="${escapeHtml(head.description)}" />`,
+    )
+    .replace(/<noscript>[^<]*<\/noscript>/, () => `<noscript>${escapeHtml(head.noscript)}</noscript>`);
+  for (const part of ['data-locale=', '<title>', 'name="description" content="', '<noscript>']) {
+    if (!out.includes(part)) throw new Error(`[poruch] prerender: no ${part} in dist/index.html`);
+  }
+  return out;
+}
+
 const outDir = path.join(dist, 'pages');
 mkdirSync(outDir, { recursive: true });
 const table = [];
@@ -94,27 +120,32 @@ for (const route of ROUTES) {
     ...scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
     ...styles.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),
   ].join('\n    ');
-  // `inert` until React replaces it: a tap or a keystroke on the picture of a control would be
-  // lost. The root's class (`.app-prerendered`, styled as `.app`) and the test hooks are renamed
-  // so that browser tests waiting for `.app` or `[data-screen]` wait for the live page.
-  const page = (await renderRoute(route.name))
-    .replace('<div class="app"', '<div inert="" class="app-prerendered"')
-    .replace(/ data-(route|screen|testid)="/g, ' data-prerendered-$1="');
-  const html = template
-    // Function replacers: a `$` in the CSS or the page is not a replacement pattern.
-    .replace(cssLink, () => `<style>${css}</style>`)
-    .replace('</head>', () => `  ${hints}\n  </head>`)
-    .replace('<div id="root"></div>', () => `<div id="root">${page}</div>`);
-  if (!html.includes('<div inert="" class="app-prerendered" data-prerendered-route=')) {
-    throw new Error(`[poruch] prerender: ${route.name} is not the app's layout`);
-  }
   if (route.name === 'profile') {
     const own = styles.map((href) => readFileSync(path.join(dist, href), 'utf8')).join('');
     writeFileSync(path.join(outDir, 'profile-page.css'), own.replace(/<\/style/gi, '<\\/style'));
   }
-  const file = `${route.name}.html`;
-  writeFileSync(path.join(outDir, file), html);
-  table.push({ name: route.name, path: route.path, file: `pages/${file}` });
+  const files = {};
+  for (const locale of LOCALE_CODES) {
+    // `inert` until React replaces it: a tap or a keystroke on the picture of a control would be
+    // lost. The root's class (`.app-prerendered`, styled as `.app`) and the test hooks are renamed
+    // so that browser tests waiting for `.app` or `[data-screen]` wait for the live page.
+    const page = (await renderRoute(route.name, locale))
+      .replace('<div class="app"', '<div inert="" class="app-prerendered"')
+      .replace(/ data-(route|screen|testid)="/g, ' data-prerendered-$1="');
+    const head = pageHead(route.name, locale);
+    const html = localiseHead(template, head, locale)
+      // Function replacers: a `$` in the CSS or the page is not a replacement pattern.
+      .replace(cssLink, () => `<style>${css}</style>`)
+      .replace('</head>', () => `  ${hints}\n  </head>`)
+      .replace('<div id="root"></div>', () => `<div id="root">${page}</div>`);
+    if (!html.includes('<div inert="" class="app-prerendered" data-prerendered-route=')) {
+      throw new Error(`[poruch] prerender: ${route.name} is not the app's layout`);
+    }
+    const file = `pages/${route.name}${locale === 'ua' ? '' : `.${locale}`}.html`;
+    writeFileSync(path.join(dist, file), html);
+    files[locale] = file;
+  }
+  table.push({ name: route.name, path: route.path, file: files.ua, files });
 }
 writeFileSync(path.join(outDir, 'profile-shadow.css'), SERVICE_SHADOW_CSS);
 writeFileSync(path.join(outDir, 'routes.json'), `${JSON.stringify(table, null, 2)}\n`);

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { sameOriginPath } from '@poruch/core/lite';
 import { useApp, useAuth } from './app/context.js';
 import { applySeo } from './app/seo.js';
@@ -15,6 +15,8 @@ import {
 } from './router/index.js';
 import { Layout } from './ui/Layout.js';
 import { PageLoading } from './ui/PageLoading.js';
+
+const LocaleNotice = lazy(() => import('./ui/LocaleNotice.js'));
 
 /**
  * The application: the route table under the layout, with the access rules, the redirects after
@@ -65,6 +67,18 @@ export function App() {
     [resolved?.route, resolved?.params], // eslint-disable-line react-hooks/exhaustive-deps
   );
 
+  // The locale rule's redirect home leaves the attempted URL for home's notice (LocaleNotice),
+  // which stays until it is dismissed or the visitor leaves home.
+  const decision = resolved
+    ? decideAccess(resolved.route, authState, locale, currentUrl(location))
+    : null;
+  const [notice, setNotice] = useState<string | null>(null);
+  const wanted = decision?.kind === 'redirect' ? decision.onlyInUkrainian : undefined;
+  useEffect(() => {
+    if (wanted) setNotice(wanted);
+    else if (location.path !== '/') setNotice(null);
+  }, [wanted, location.path]);
+
   // Title and description of the route; screens with their own (profile) override them.
   useEffect(() => {
     if (!resolved) return;
@@ -76,9 +90,9 @@ export function App() {
     });
   }, [resolved?.route, location.path, t]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  if (!resolved || !match) return <Navigate to="/" />;
-  const decision = decideAccess(resolved.route, authState, locale, currentUrl(location));
+  if (!resolved || !match || !decision) return <Navigate to="/" />;
   const Screen = resolved.route.screen;
+  const showNotice = notice !== null && resolved.route.name === 'home';
 
   return (
     <Layout route={resolved.route}>
@@ -88,6 +102,11 @@ export function App() {
         <PageLoading />
       ) : (
         <RouteContext.Provider value={match}>
+          {showNotice && (
+            <Suspense fallback={null}>
+              <LocaleNotice wanted={notice} onClose={() => setNotice(null)} />
+            </Suspense>
+          )}
           <Suspense fallback={<PageLoading />}>
             <Screen key={resolved.route.name} />
           </Suspense>

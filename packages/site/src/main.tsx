@@ -1,4 +1,4 @@
-import { loadI18n } from '@poruch/core';
+import { loadI18n, startLocale } from '@poruch/core';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
@@ -41,8 +41,12 @@ function yieldToMain(): Promise<void> {
 
 async function start(): Promise<void> {
   // Only the active language's translations (a chunk of their own); a switch stores the
-  // language and reloads the page, which loads the other one.
-  const i18n = await loadI18n();
+  // language and reloads the page, which loads the other one. The language is the one the server
+  // served the first screen in (`?lang=`, the stored choice, else its pick from Accept-Language,
+  // `<html data-locale>`), so the page does not change language when the app starts.
+  const i18n = await loadI18n(
+    startLocale(window.location.search, document.documentElement.dataset.locale, navigator.languages),
+  );
   await yieldToMain();
   const services = createAppServices(i18n);
   document.documentElement.lang = services.lang;

@@ -180,11 +180,20 @@ export function resolveRoute(path: string): ResolvedRoute | null {
 export type AccessDecision =
   | { readonly kind: 'allow' }
   | { readonly kind: 'wait' }
-  | { readonly kind: 'redirect'; readonly to: string };
+  | {
+      readonly kind: 'redirect';
+      readonly to: string;
+      /**
+       * Set by the locale rule: the attempted path with its query. Home tells the visitor why
+       * and offers Ukrainian, in which the page opens.
+       */
+      readonly onlyInUkrainian?: string;
+    };
 
 /**
  * The access rules, in order: wait while the login state is unknown; logged-in users
- * leave logged-out-only routes for home; outside ua the locale rule sends logged-out users home;
+ * leave logged-out-only routes for home; outside ua the locale rule sends logged-out users home
+ * (with the attempted URL, for the notice there);
  * logged-out users opening a logged-in route go to `login?back=<path>`.
  *
  * @param url the attempted path with its query, for `back`.
@@ -199,7 +208,8 @@ export function decideAccess(
   if (auth.status === 'unknown') return { kind: 'wait' };
   const loggedIn = auth.status === 'logged_in';
   if (route.access === 'loggedOutOnly' && loggedIn) return { kind: 'redirect', to: '/' };
-  if (route.localeRule && locale !== 'ua' && !loggedIn) return { kind: 'redirect', to: '/' };
+  if (route.localeRule && locale !== 'ua' && !loggedIn)
+    return { kind: 'redirect', to: '/', onlyInUkrainian: url };
   if ((route.access === 'loggedInOnly' || route.access === 'adminOnly') && !loggedIn)
     return { kind: 'redirect', to: `/login?back=${encodeURIComponent(url)}` };
   if (route.access === 'adminOnly' && !isAdmin(auth.account))

@@ -4,6 +4,7 @@ import {
   createI18n,
   flagUrl,
   type I18n,
+  type LocaleCode,
   type ServiceProfile,
 } from '@poruch/core';
 
@@ -15,24 +16,30 @@ export function escapeHtml(value: string): string {
   );
 }
 
-let ua: I18n | undefined;
+const i18ns = new Map<LocaleCode, I18n>();
 
 /**
  * The first screen of a service's profile page as static HTML (for speed: the description is the
  * page's largest paint, and now paints with the page instead of after the scripts): the markup
  * `<poruch-service>` renders in its shadow root (packages/widgets/src/service/ServiceProfile.tsx,
- * services tab, Ukrainian as the prerendered page), inside a declarative shadow root with the
+ * services tab, in the page's language `locale`), inside a declarative shadow root with the
  * widget's own stylesheet (`css`, the site build's pages/profile-shadow.css), so it is laid out
  * exactly as the widget that replaces it. Every value from the database is escaped.
  */
-export function renderProfileFirstScreen(profile: ServiceProfile, css: string): string {
-  ua ??= createI18n('ua');
-  const t = (key: string, options?: Record<string, unknown>) => escapeHtml(ua!.t(key, options));
+export function renderProfileFirstScreen(
+  profile: ServiceProfile,
+  css: string,
+  locale: LocaleCode = 'ua',
+): string {
+  let i18n = i18ns.get(locale);
+  if (!i18n) i18ns.set(locale, (i18n = createI18n(locale)));
+  const t = (key: string, options?: Record<string, unknown>) => escapeHtml(i18n.t(key, options));
   const e = escapeHtml;
   const id = encodeURIComponent(profile.id);
   const country = t(countryNameKey(profile.countryCode));
-  const primary = profile.descriptionUa;
-  const secondary = profile.descriptionOther;
+  // As the widget: the description in the page's language first, the other one muted.
+  const primary = locale === 'ua' ? profile.descriptionUa : profile.descriptionOther;
+  const secondary = locale === 'ua' ? profile.descriptionOther : profile.descriptionUa;
   const tab = (href: string, label: string, current: boolean) =>
     `<li><a href="${href}" class="tabs__tab"${current ? ' aria-current="page"' : ''} part="${
       current ? 'tab tab-selected' : 'tab'
@@ -40,14 +47,16 @@ export function renderProfileFirstScreen(profile: ServiceProfile, css: string): 
   const panel =
     primary || secondary
       ? `<div class="stack">${primary ? `<p class="profile__text">${e(primary)}</p>` : ''}${
-          secondary ? `<p class="profile__text muted">${e(secondary)}</p>` : ''
+          secondary
+            ? `<p class="profile__text muted"${locale === 'ua' ? '' : ' lang="uk"'}>${e(secondary)}</p>`
+            : ''
         }</div>`
       : `<p class="muted">${t('service_profile.no_description')}</p>`;
   return (
     // The site's profile screen (screens/profile: `<article class="page profile">` around the
     // widget's host), with its test hook renamed as scripts/prerender.mjs renames them.
     `<article class="page profile" data-prerendered-screen="profile"><div><template shadowrootmode="open"><style>${css.replace(/<\/style/gi, '<\\/style')}</style>` +
-    `<div class="poruch-root" part="root" lang="uk"><div class="profile" part="profile">` +
+    `<div class="poruch-root" part="root" lang="${locale === 'ua' ? 'uk' : 'en-GB'}"><div class="profile" part="profile">` +
     `<a class="profile__back" part="back" href="/">← ${t('service_profile.back_to_list')}</a>` +
     `<header class="profile__head"><h1 part="title">${e(profile.name)}</h1><p class="profile__meta">` +
     `<span class="flag" part="flag"><img class="flag__img" alt="" width="20" height="15" loading="lazy" crossorigin="anonymous" src="${e(

@@ -5,10 +5,19 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { PoruchError } from '@poruch/core';
+import {
+  PoruchError,
+  jsonLdScriptText,
+  localeAlternates,
+  localeFromCookie,
+  localeFromQuery,
+  negotiateLocale,
+  profileJsonLd,
+  type LocaleCode,
+} from '@poruch/core';
 import type { Env } from '../env.js';
 import { findPublicProfile } from '../repositories/catalogue.js';
-import { renderProfileFirstScreen } from './profileFirstScreen.js';
+import { escapeHtml, renderProfileFirstScreen } from './profileFirstScreen.js';
 import { ProfilePageCache } from './profilePageCache.js';
 import { withAcceptEncoding } from './widgets.js';
 
@@ -33,8 +42,34 @@ interface Page {
 interface PageRoute {
   name: string;
   path: string;
+  /** The page in Ukrainian. */
   file: string;
+  /** The page in each language. */
+  files?: Partial<Record<LocaleCode, string>>;
 }
+
+/** What a page varies on besides the encoding: its language comes from these (pageLocale). */
+const PAGE_VARY = ['Accept-Language', 'Cookie'];
+
+/**
+ * The language a page is served in: the `?lang=` of its URL, else the `locale` cookie (the choice
+ * the language switcher stores), else the best of `Accept-Language`, else Ukrainian. The app
+ * starts in the same one (core's startLocale), so the first screen never changes language.
+ */
+export function pageLocale(request: FastifyRequest): LocaleCode {
+  const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+  return (
+    localeFromQuery(query) ??
+    localeFromCookie(request.headers.cookie) ??
+    negotiateLocale(request.headers['accept-language'])
+  );
+}
+
+/** `<link rel="alternate" hreflang>` of each language version of a page (an absolute URL). */
+const alternateLinks = (url: string) =>
+  localeAlternates(url)
+    .map((a) => `<link rel="alternate" hreflang="${a.hreflang}" href="${escapeHtml(a.href)}">`)
+    .join('');
 
 /**
  * The route pattern syntax of the site's router (packages/site/src/router/match.ts): literal
@@ -112,11 +147,17 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
   }
 
   const pages = new Map<string, Page>();
-  /** The page (read and compressed on first use) of a file relative to the site folder. */
-  const pageOf = (file: string): Page => {
+  /**
+   * The page (read and compressed on first use) of a file relative to the site folder; `head` is
+   * added to its head (the language versions of a route with one path).
+   */
+  const pageOf = (file: string, head = ''): Page => {
     let page = pages.get(file);
     if (!page) {
-      const body = fs.readFileSync(path.join(env.SITE_DIR, file));
+      const raw = fs.readFileSync(path.join(env.SITE_DIR, file));
+      const body = head
+        ? Buffer.from(raw.toString('utf8').replace('</head>', () => `${head}</head>`))
+        : raw;
       page = {
         body,
         etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
@@ -148,7 +189,11 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
    * fast level, and kept with its compressed forms until the next write (`profilePages`). Null
    * (the plain shell) when the id is not an approved service.
    */
-  const profilePage = async (file: string, id: string): Promise<Page | null> => {
+  const profilePage = async (
+    file: string,
+    id: string,
+    locale: LocaleCode,
+  ): Promise<Page | null> => {
     if (
       shadowCss === null ||
       profileCss === null ||
@@ -163,24 +208,33 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
     return profilePages.get(app.db, `${file}\n${key}`, async () => {
       const profile = await findPublicProfile(app.db, key);
       if (!profile) return null;
-      const snippet = renderProfileFirstScreen(profile, shadowCss);
-      // The screen's own stylesheet (its width), inlined: the page only preloads it.
+      const snippet = renderProfileFirstScreen(profile, shadowCss, locale);
+      // The screen's own stylesheet (its width), inlined: the page only preloads it. The page's
+      // language versions and its structured data (the app's applySeo replaces the script, by id).
+      const url = `${env.PUBLIC_URL}/services/${profile.id}`;
+      const head =
+        `${alternateLinks(url)}<script type="application/ld+json" id="poruch-jsonld">` +
+        `${jsonLdScriptText(profileJsonLd(profile, url, locale))}</script>` +
+        `<style>${profileCss}</style>`;
       const body = Buffer.from(
-        html
-          .replace('</head>', () => `<style>${profileCss}</style></head>`)
-          .replace(LOADING, () => snippet),
+        html.replace('</head>', () => `${head}</head>`).replace(LOADING, () => snippet),
       );
       const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
       return { body, etag, fast: true };
     });
   };
 
-  const sendPage = (request: FastifyRequest, reply: FastifyReply, file: string | Page) => {
-    const page = typeof file === 'string' ? pageOf(file) : file;
+  const sendPage = (request: FastifyRequest, reply: FastifyReply, page: Page) => {
+    const vary = withAcceptEncoding(reply.getHeader('vary'));
     reply
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', REVALIDATE)
-      .header('vary', withAcceptEncoding(reply.getHeader('vary')))
+      .header(
+        'vary',
+        [vary, ...PAGE_VARY.filter((v) => !vary.toLowerCase().includes(v.toLowerCase()))].join(
+          ', ',
+        ),
+      )
       .header('etag', page.etag);
     const match = request.headers['if-none-match'];
     if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === page.etag)) {
@@ -233,8 +287,11 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
         // A malformed escape: no route matches it, and index.html sends the visitor home.
       }
       const route = routes.find((r) => matchesPattern(r.path, pathname.replace(/\/{2,}/g, '/')));
+      // The route's page in the visitor's language (each language's has its own cache entry).
+      const locale = pageLocale(request);
+      const routeFile = route ? (route.files?.[locale] ?? route.file) : undefined;
       const page =
-        route && fs.existsSync(path.join(env.SITE_DIR, route.file)) ? route.file : 'index.html';
+        routeFile && fs.existsSync(path.join(env.SITE_DIR, routeFile)) ? routeFile : 'index.html';
       // A profile's LCP is its description, which waits for GET /api/v1/services/:id: the
       // browser starts that call with the page instead of after the scripts. `crossorigin`
       // (same-origin credentials) must match the widget's call (readCredentials, site's
@@ -249,9 +306,15 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
       // An approved service's profile (its services tab) gets its first screen drawn in.
       const first =
         profile && route?.name === 'profile' && !/^\/services\/[^/]+\/./.test(pathname)
-          ? await profilePage(page, profile[1]!)
+          ? await profilePage(page, profile[1]!, locale)
           : null;
-      return sendPage(request, reply, first ?? page);
+      // A route with one path (home, about...) names its language versions in its head.
+      const fixed = route && page !== 'index.html' && !/[:*]/.test(route.path);
+      return sendPage(
+        request,
+        reply,
+        first ?? pageOf(page, fixed ? alternateLinks(`${env.PUBLIC_URL}${route.path}`) : ''),
+      );
     }
     throw new PoruchError(404, 'not_found');
   });

@@ -1,13 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { and, asc, count, eq, gt } from 'drizzle-orm';
+import { LOCALE_CODES, localeAlternates, localeUrl } from '@poruch/core';
 import { services } from '../db/schema.js';
 import type { Env } from '../env.js';
 
 /** The site's public pages besides the service profiles. */
 const STATIC_PATHS = ['/', '/about', '/support', '/store', '/privacy-policy'] as const;
 
-/** URLs per sitemap file: the protocol allows 50,000; a margin leaves room for the static pages. */
-export const SITEMAP_PAGE_SIZE = 45_000;
+/**
+ * Services per sitemap file. Each page is listed once per language (`?lang=`), and the protocol
+ * allows 50,000 URLs per file: a margin leaves room for the static pages.
+ */
+export const SITEMAP_PAGE_SIZE = 22_000;
 
 const escapeXml = (s: string) =>
   s.replace(
@@ -15,11 +19,26 @@ const escapeXml = (s: string) =>
     (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
   );
 
-const url = (loc: string, lastmod?: Date) =>
-  `<url><loc>${escapeXml(loc)}</loc>${lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : ''}</url>`;
+/**
+ * A page's entries: one per language version (`?lang=ua`, `?lang=en_GB`), each naming all of them
+ * and the plain URL (x-default, served in the visitor's language) as `xhtml:link` alternates.
+ */
+const url = (page: string, lastmod?: Date) => {
+  const alternates = localeAlternates(page)
+    .map(
+      (a) =>
+        `<xhtml:link rel="alternate" hreflang="${a.hreflang}" href="${escapeXml(a.href)}"/>`,
+    )
+    .join('');
+  const mod = lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : '';
+  return LOCALE_CODES.map(
+    (code) => `<url><loc>${escapeXml(localeUrl(page, code))}</loc>${mod}${alternates}</url>`,
+  ).join('\n');
+};
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+const URLSET_NS = `${NS} xmlns:xhtml="http://www.w3.org/1999/xhtml"`;
 
 /**
  * `GET /sitemap.xml`: the public pages and the profile of every approved service. Above
@@ -55,7 +74,7 @@ export async function sitemapRoutes(app: FastifyInstance, { env }: { env: Env })
   };
 
   const urlset = (rows: { id: string; updatedAt: Date }[], withStatic: boolean) =>
-    `${XML_HEAD}<urlset ${NS}>\n` +
+    `${XML_HEAD}<urlset ${URLSET_NS}>\n` +
     (withStatic ? STATIC_PATHS.map((p) => url(`${base}${p}`)).join('\n') + '\n' : '') +
     rows.map((r) => url(`${base}/services/${r.id}`, r.updatedAt)).join('\n') +
     '\n</urlset>\n';

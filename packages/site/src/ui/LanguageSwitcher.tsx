@@ -1,11 +1,28 @@
 import { useId } from 'react';
-import { LANGUAGE_OPTIONS, flagUrl, isLocaleCode, storeLocale } from '@poruch/core';
+import {
+  LANGUAGE_OPTIONS,
+  flagUrl,
+  isLocaleCode,
+  storeLocale,
+  withoutLocaleQuery,
+  type LocaleCode,
+} from '@poruch/core';
 import { useApp } from '../app/context.js';
 
 /**
  * The language switcher: Ukrainian (UA flag) and English (GB flag). A choice is stored
- * under localStorage `locale` and the page reloads in it.
+ * (localStorage and the `locale` cookie) and the page reloads in it, without a `?lang=` the
+ * address had.
  */
+export function switchLanguage(locale: LocaleCode, to?: string): void {
+  storeLocale(locale);
+  const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+  const next = withoutLocaleQuery(to ?? here);
+  if (next === here) window.location.reload();
+  else window.location.assign(next);
+}
+
+/** The language switcher: a choice goes through switchLanguage. */
 export function LanguageSwitcher() {
   const { t, locale } = useApp();
   const id = useId();
@@ -30,8 +47,7 @@ export function LanguageSwitcher() {
         onChange={(e) => {
           const next = e.target.value;
           if (!isLocaleCode(next) || next === locale) return;
-          storeLocale(next);
-          window.location.reload();
+          switchLanguage(next);
         }}
       >
         <LanguageOptions />

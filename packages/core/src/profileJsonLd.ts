@@ -1,4 +1,6 @@
-import type { ServiceProfile } from '@poruch/core';
+import { HREFLANG, localeUrl } from './i18n/alternates.js';
+import { LOCALE_CODES, type LocaleCode } from './i18n/locales.js';
+import type { ServiceProfile } from './schemas/index.js';
 
 /** The website as a schema.org URL: only http(s), whatever an old row holds. */
 const sameAs = (website: string): { sameAs?: string } => {
@@ -10,11 +12,34 @@ const sameAs = (website: string): { sameAs?: string } => {
   }
 };
 
-/** Schema.org data of the profile: a LocalBusiness and a JobPosting per open vacancy. */
-export function jsonLd(s: ServiceProfile, url: string): object[] {
+/**
+ * Schema.org data of a service's profile page, the same on the site and in the page the server
+ * draws: the page (a WebPage in `locale`, `inLanguage`, with its other language versions as
+ * `workTranslation`), the LocalBusiness it is about, and a JobPosting per open vacancy.
+ *
+ * @param url the profile's absolute URL without `lang` (`https://…/services/<id>`).
+ */
+export function profileJsonLd(s: ServiceProfile, url: string, locale: LocaleCode): object[] {
+  const businessId = `${url}#business`;
+  const page = {
+    '@context': 'https://schema.org',
+    '@type': 'WebPage',
+    '@id': localeUrl(url, locale),
+    url: localeUrl(url, locale),
+    name: s.name,
+    inLanguage: HREFLANG[locale],
+    about: { '@id': businessId },
+    workTranslation: LOCALE_CODES.filter((c) => c !== locale).map((c) => ({
+      '@type': 'WebPage',
+      '@id': localeUrl(url, c),
+      url: localeUrl(url, c),
+      inLanguage: HREFLANG[c],
+    })),
+  };
   const business = {
     '@context': 'https://schema.org',
     '@type': 'LocalBusiness',
+    '@id': businessId,
     name: s.name,
     url,
     ...(s.descriptionUa || s.descriptionOther
@@ -56,5 +81,9 @@ export function jsonLd(s: ServiceProfile, url: string): object[] {
       },
       ...(s.isOnline ? { jobLocationType: 'TELECOMMUTE' } : {}),
     }));
-  return [business, ...jobs];
+  return [page, business, ...jobs];
 }
+
+/** JSON-LD as the text of a `<script type="application/ld+json">`: `<` escaped, so no text closes it. */
+export const jsonLdScriptText = (data: unknown): string =>
+  JSON.stringify(data).replace(/</g, '\\u003c');
