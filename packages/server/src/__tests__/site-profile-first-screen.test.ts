@@ -139,7 +139,9 @@ describe('the profile page with its first screen', () => {
     expect(edited.body).toContain(`<h1 part="title">Name ${escaped}</h1>`);
     expect(edited.body).toContain(`<p class="profile__text">Ua ${escaped}</p>`);
     expect(edited.body).toContain(`<p class="profile__text muted">Other ${escaped}</p>`);
-    expect(edited.body).not.toContain('<script');
+    // The one script is the page's JSON-LD, whose `<` are escaped.
+    expect(edited.body.match(/<script/g)).toEqual(['<script']);
+    expect(edited.body).toContain('\\u003cscript>alert(2)\\u003c/script>');
     expect(edited.body).not.toContain('<img src=x');
     expect(edited.body.match(/<\/template>/g)).toHaveLength(1);
   });

@@ -73,12 +73,17 @@ describe('decideAccess', () => {
     }
   });
 
-  const home = { kind: 'redirect', to: '/' };
+  // Home, with the attempted URL for the notice that says why.
+  const home = { kind: 'redirect', to: '/', onlyInUkrainian: '/x' };
   const allow = { kind: 'allow' };
   it.each([
     // Outside ua, the locale rule sends a logged-out user home.
     ['login', 'logged out', loggedOut, 'en_GB', home],
+    ['reset-password', 'logged out', loggedOut, 'en_GB', home],
+    ['provide-help', 'logged out', loggedOut, 'en_GB', home],
     ['dashboard', 'logged out', loggedOut, 'en_GB', home],
+    ['admin', 'logged out', loggedOut, 'en_GB', home],
+    ['login', 'logged out', loggedOut, 'ua', allow],
     ['dashboard', 'a partner', partner, 'en_GB', allow],
     // The admin area is for administrators.
     ['admin', 'logged out', loggedOut, 'ua', { kind: 'redirect', to: '/login?back=%2Fx' }],

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { jsonLdScriptText, localeFromQuery, localeUrl } from '@poruch/core';
 import { useApp } from './context.js';
 
 /** What a page tells search engines. */
@@ -36,7 +37,10 @@ export function applySeo({ title, description, path, jsonLd }: SeoOptions): void
     setMeta('name', 'description', description);
     setMeta('property', 'og:description', description);
   }
-  const href = new URL(path ?? window.location.pathname, window.location.origin).href;
+  // A page asked for in one language (`?lang=`) is its own canonical page (hreflang versions).
+  const plain = new URL(path ?? window.location.pathname, window.location.origin).href;
+  const asked = localeFromQuery(window.location.search);
+  const href = asked ? localeUrl(plain, asked) : plain;
   let canonical = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]');
   if (!canonical) {
     canonical = document.createElement('link');
@@ -53,7 +57,7 @@ export function applySeo({ title, description, path, jsonLd }: SeoOptions): void
   script.type = 'application/ld+json';
   script.id = JSON_LD_ID;
   // `<` escaped so a text field can never close the script element.
-  script.textContent = JSON.stringify(jsonLd).replace(/</g, '\\u003c');
+  script.textContent = jsonLdScriptText(jsonLd);
   document.head.append(script);
 }
 
