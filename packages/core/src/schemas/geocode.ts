@@ -12,7 +12,7 @@ export type GeocodeQuery = z.output<typeof geocodeQuerySchema>;
 export const GEOCODE_STATUSES = ['ok', 'wrong_address', 'ambiguous'] as const;
 
 /**
- * `ok`: exactly one candidate; `wrong_address`: none ("the wrong address was chosen");
+ * `ok`: exactly one candidate; `wrong_address`: none (the address could not be found);
  * `ambiguous`: several, to choose from ("add more details or select one of the options").
  */
 export const geocodeResultSchema = z.object({

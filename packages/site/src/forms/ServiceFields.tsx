@@ -7,9 +7,16 @@ import {
   FLAG_PLACEHOLDER,
   type AddressDetails,
 } from '@poruch/core';
-import { needsMapAddress, type ServiceFormValues } from '@poruch/widgets';
+import { AddressCombobox, needsMapAddress, type ServiceFormValues } from '@poruch/widgets';
 import { useApp } from '../app/context.js';
-import { CheckboxField, FlagImage, SelectField, TextField } from './fields.js';
+import {
+  CheckboxField,
+  describedBy,
+  FieldFrame,
+  FlagImage,
+  SelectField,
+  TextField,
+} from './fields.js';
 import type { AddressCheck } from './useAddressCheck.js';
 import type { FormController } from './useForm.js';
 import { fieldId } from './paths.js';
@@ -44,6 +51,7 @@ export function ServiceFields({ form, prefix, address }: ServiceFieldsProps) {
   const onMap = needsMapAddress(values);
   const addressField = form.bind<string>(path('address'));
   const details = values.addressDetails;
+  const addressHint = t('registration.address_hint');
 
   return (
     <>
@@ -77,18 +85,30 @@ export function ServiceFields({ form, prefix, address }: ServiceFieldsProps) {
       <CheckboxField {...form.bindCheck(path('isOnline'))} label={label('isOnline')} />
       <CheckboxField {...form.bindCheck(path('showOnMap'))} label={label('showOnMap')} />
       <div className="address-check">
-        <TextField
-          {...addressField}
-          onChange={(v) => {
-            form.set(path('address'), v);
-            address.invalidate();
-          }}
+        <FieldFrame
+          id={addressField.id}
           label={label('address')}
+          errors={addressField.errors}
+          hint={addressHint}
           required={onMap}
-          maxLength={LIMITS.addressMax}
-          autoComplete="street-address"
-          hint={t('registration.address_hint')}
-        />
+        >
+          <AddressCombobox
+            id={addressField.id}
+            value={addressField.value ?? ''}
+            onChange={(v) => {
+              form.set(path('address'), v);
+              address.invalidate();
+            }}
+            onPick={address.pickSuggestion}
+            suggest={address.suggest}
+            listLabel={t('registration.address_suggestions')}
+            shownMessage={t('registration.address_suggestions_shown')}
+            required={onMap}
+            maxLength={LIMITS.addressMax}
+            aria-invalid={addressField.errors?.length ? true : undefined}
+            aria-describedby={describedBy(addressField.id, addressField.errors, addressHint)}
+          />
+        </FieldFrame>
         <button
           type="button"
           className="button button--secondary"
@@ -102,6 +122,7 @@ export function ServiceFields({ form, prefix, address }: ServiceFieldsProps) {
         {address.candidates.length > 0 && (
           <fieldset className="address-check__options">
             <legend>{t('registration.choose_address')}</legend>
+            <p className="field__hint">{t('registration.choose_address_hint')}</p>
             {address.candidates.map((c, i) => {
               const id = `${fieldId(form.id, path('address'))}-option-${i}`;
               return (

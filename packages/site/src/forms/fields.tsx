@@ -12,7 +12,7 @@ interface FieldBase {
   disabled?: boolean;
 }
 
-const describedBy = (id: string, errors?: string[], hint?: ReactNode) =>
+export const describedBy = (id: string, errors?: string[], hint?: ReactNode) =>
   [errors?.length ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') ||
   undefined;
 
@@ -37,7 +37,7 @@ function Hint({ id, hint }: { id: string; hint?: ReactNode }) {
 }
 
 /** The frame of a labelled control: the label (with the required star), the control, the hint and the messages. */
-function FieldFrame({
+export function FieldFrame({
   id,
   label,
   errors,

@@ -2,7 +2,9 @@ import { useCallback, useRef, useState } from 'react';
 import {
   addressErrorsBeforeSubmit,
   addressRequired,
+  fetchAddressSuggestions,
   geocodeOutcome,
+  suggestionAddress,
   type ServiceFormValues,
 } from '@poruch/widgets';
 import {
@@ -24,6 +26,10 @@ export interface AddressCheck {
   check(): Promise<FieldError[]>;
   /** Takes one option of an ambiguous address. */
   pick(candidate: AddressDetails): void;
+  /** Places for the address as typed so far (the address combobox). */
+  suggest(text: string, signal: AbortSignal): Promise<AddressDetails[]>;
+  /** Takes a suggestion: the address text and the validated address at once, to be confirmed. */
+  pickSuggestion(candidate: AddressDetails): void;
   /** Forgets the validation: the address text changed. */
   invalidate(): void;
   /**
@@ -97,6 +103,30 @@ export function useAddressCheck(
     [prefix],
   );
 
+  const suggest = useCallback(
+    (text: string, signal: AbortSignal) =>
+      fetchAddressSuggestions(
+        api,
+        text,
+        String(formRef.current.get(path('countryCode')) ?? ''),
+        signal,
+      ),
+    [api, prefix],
+  );
+
+  const pickSuggestion = useCallback(
+    (candidate: AddressDetails) => {
+      const f = formRef.current;
+      f.set(path('address'), suggestionAddress(String(f.get(path('address')) ?? ''), candidate));
+      f.set(path('addressDetails'), candidate);
+      f.set(path('addressConfirmed'), false);
+      f.clearErrors(path('address'));
+      setCandidates([]);
+      setStatus('ok');
+    },
+    [prefix],
+  );
+
   const invalidate = useCallback(() => {
     const f = formRef.current;
     if (f.get(path('addressDetails'))) f.set(path('addressDetails'), null);
@@ -111,7 +141,7 @@ export function useAddressCheck(
     return addressErrorsBeforeSubmit(v, { ambiguous: status === 'ambiguous', check, prefix });
   }, [check, status, prefix]);
 
-  return { status, candidates, check, pick, invalidate, ensure };
+  return { status, candidates, check, pick, suggest, pickSuggestion, invalidate, ensure };
 }
 
 const p = (prefix: string, name: string) => (prefix ? `${prefix}.${name}` : name);

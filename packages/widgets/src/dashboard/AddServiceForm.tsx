@@ -4,11 +4,13 @@ import {
   CATEGORY_KEYS,
   categoryLabelKey,
   getCountries,
+  LIMITS,
   type LocaleCode,
   type Translate,
 } from '@poruch/core/lite';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useConnector } from '../useConnector.js';
+import { AddressCombobox } from '../ui/AddressCombobox.js';
 import { Checkbox, Field } from '../ui/Field.js';
 import { messagesFor } from '../ui/fieldErrors.js';
 import { createServiceForm } from './createServiceForm.js';
@@ -71,10 +73,20 @@ export function AddServiceForm({ api, t, lang, onCreated, onCancel }: AddService
         onChange={(isOnline) => form.set({ isOnline })}
       />
       <div className="row">
-        <Field label={t('field.address')} errors={errs('address')}>
-          <input
+        <Field
+          label={t('field.address')}
+          errors={errs('address')}
+          hint={t('registration.address_hint')}
+        >
+          <AddressCombobox
             value={values.address}
-            onChange={(e) => form.set({ address: e.currentTarget.value })}
+            onChange={(address) => form.set({ address })}
+            onPick={form.pickSuggestion}
+            suggest={form.suggest}
+            listLabel={t('registration.address_suggestions')}
+            shownMessage={t('registration.address_suggestions_shown')}
+            maxLength={LIMITS.addressMax}
+            autoComplete="off"
           />
         </Field>
         <button
@@ -90,6 +102,7 @@ export function AddServiceForm({ api, t, lang, onCreated, onCancel }: AddService
       {state.geocode === 'ambiguous' && (
         <fieldset className="card">
           <legend>{t('add_service.address_pick')}</legend>
+          <p className="field__hint">{t('registration.choose_address_hint')}</p>
           <div className="candidates">
             {state.candidates.map((c, i) => (
               <label key={`${c.lat},${c.lng},${i}`} className="reason">

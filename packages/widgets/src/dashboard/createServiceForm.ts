@@ -6,7 +6,9 @@ import {
   addressErrorsBeforeSubmit,
   addressRequired,
   emptyServiceValues,
+  fetchAddressSuggestions,
   geocodeOutcome,
+  suggestionAddress,
   validateService,
   type ServiceFormValues,
 } from './serviceFormModel.js';
@@ -90,6 +92,23 @@ export function createServiceForm(api: Api) {
     store,
     set,
     checkAddress,
+    /** Places for the address as typed so far (the address combobox). */
+    suggest: (text: string, requestSignal: AbortSignal) =>
+      fetchAddressSuggestions(api, text, store.getState().values.countryCode, requestSignal),
+    /** Takes a suggestion: the address text and the validated address at once, to be confirmed. */
+    pickSuggestion(candidate: AddressDetails) {
+      store.setState((s) => ({
+        values: {
+          ...s.values,
+          address: suggestionAddress(s.values.address, candidate),
+          addressDetails: candidate,
+          addressConfirmed: false,
+        },
+        geocode: 'ok',
+        candidates: [],
+        fieldErrors: s.fieldErrors.filter((e) => e.field !== 'address'),
+      }));
+    },
     pick(candidate: AddressDetails) {
       store.setState((s) => ({
         values: { ...s.values, addressDetails: candidate },

@@ -1,3 +1,4 @@
+import type { Api } from '@poruch/core/lite';
 import {
   registrationSchema,
   requireAddressConfirmation,
@@ -8,6 +9,7 @@ import {
   type CategoryKey,
   type FieldError,
   type GeocodeResult,
+  type GeocodeSuggestions,
   type LocaleCode,
   type Registration,
   type ServiceInput,
@@ -111,6 +113,57 @@ export function geocodeOutcome(
   const key =
     result.status === 'ambiguous' ? VALIDATION_KEYS.ambiguousAddress : VALIDATION_KEYS.wrongAddress;
   return { addressDetails: null, errors: [{ field: at(prefix, 'address'), key }] };
+}
+
+/** How long a pause in typing the address is before suggestions are asked for. */
+export const SUGGEST_DELAY_MS = 300;
+
+/** The part of an address being typed: after its last comma. */
+const lastPart = (text: string) => text.slice(text.search(/[^,;\n]*$/));
+
+/** True when the part being typed has a word of two letters or more to suggest places for. */
+export const wantsSuggestions = (text: string): boolean => /\p{L}{2}/u.test(lastPart(text));
+
+/** Asks `GET geocode/suggest` for places matching a partly typed address. */
+export async function fetchAddressSuggestions(
+  api: Pick<Api, 'get'>,
+  address: string,
+  country: string,
+  signal: AbortSignal,
+): Promise<AddressDetails[]> {
+  const { suggestions } = await api.get<GeocodeSuggestions>('geocode/suggest', {
+    query: { address: address.trim(), country: country || undefined },
+    signal,
+    // A failed suggestion is not worth a message: the field stays as typed, "Find" still works.
+    silent: true,
+  });
+  return suggestions;
+}
+
+const fold = (s: string) => s.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '');
+
+/**
+ * The address text once a suggestion is taken. A full address from a street-level geocoder
+ * replaces the text; a town from the offline gazetteer replaces only what was typed of its name
+ * (the last words of the last part, or its last word), keeping the street before it:
+ * "Hauptstraße 1, Neus" → "Hauptstraße 1, Neustadt, Rheinland-Pfalz, DE".
+ */
+export function suggestionAddress(typed: string, candidate: AddressDetails): string {
+  if (candidate.source !== 'gazetteer') return candidate.displayName;
+  const part = lastPart(typed);
+  const words = part.trim().split(/\s+/).filter(Boolean);
+  const city = fold(candidate.city);
+  let keep = Math.max(0, words.length - 1);
+  for (let start = 0; start < words.length; start++) {
+    if (city.startsWith(fold(words.slice(start).join(' ')))) {
+      keep = start;
+      break;
+    }
+  }
+  const before = typed.slice(0, typed.length - part.length).trim();
+  const rest = words.slice(0, keep).join(' ');
+  const place = [rest, candidate.displayName].filter(Boolean);
+  return before ? `${before} ${place.join(' ')}` : place.join(', ');
 }
 
 /**

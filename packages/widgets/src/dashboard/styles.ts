@@ -17,4 +17,9 @@ export const dashboardStyles = /* css */ `
 .candidates { display: flex !important; flex-direction: column; gap: 6px; }
 .notice { color: var(--_success); font-weight: 600; }
 .confirm { display: flex !important; flex-wrap: wrap; gap: 8px; align-items: center; }
+.combobox { position: relative; display: flex !important; flex-direction: column; }
+.combobox__list { position: absolute; top: calc(100% + 2px); left: 0; right: 0; z-index: 20; max-height: 272px; overflow-y: auto; margin: 0; padding: 4px 0; list-style: none; background: var(--_surface); border: 1px solid var(--_border); border-radius: var(--_radius); box-shadow: 0 6px 18px rgb(0 0 0 / 16%); }
+.combobox__list[hidden] { display: none !important; }
+.combobox__option { display: flex !important; align-items: center; min-height: 44px; padding: 6px 12px; cursor: pointer; overflow-wrap: anywhere; }
+.combobox__option--active { background: rgb(127 127 127 / 15%); background: color-mix(in srgb, var(--_primary) 12%, var(--_surface)); box-shadow: inset 3px 0 0 var(--_primary); }
 `;

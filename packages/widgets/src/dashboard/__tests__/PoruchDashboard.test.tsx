@@ -118,7 +118,7 @@ describe.each(mountsFor(PoruchDashboard, 'poruch-dashboard'))(
       // Not checked yet: the submit looks the address up, then asks for the confirmation.
       submit();
       // The first lookup loads the gazetteer: more than waitFor's default second.
-      await waitFor(() => expect(form.textContent).toContain('Found: '), { timeout: 15_000 });
+      await waitFor(() => expect(form.textContent).toContain('Location: '), { timeout: 15_000 });
       expect(form.textContent).toContain('Please tick this box to continue');
       expect(form.textContent).not.toContain('required field');
       expect(ui.getByLabelText<HTMLInputElement>('Name').value).toBe(name);
