@@ -18,6 +18,11 @@ export interface ConfirmOptions {
   acceptLabel?: string;
   /** Label of the reject button. Defaults to the `confirm.reject` text. */
   rejectLabel?: string;
+  /**
+   * The accept button destroys something (deletes, declines, removes): it takes the one danger
+   * style of every destructive button. Defaults to false.
+   */
+  danger?: boolean;
 }
 
 /** The dialog on screen. */

@@ -5,6 +5,7 @@ import {
   openConfirm,
   showToast,
   toastStore,
+  translateError,
   translator,
   confirmStore,
   MAIN_TOAST_LIFE,
@@ -25,9 +26,23 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 /** Key of the main toast container: its toasts' life defaults to MAIN_TOAST_LIFE (1000000 ms). */
 export const MAIN_TOAST_KEY = 'main';
 
+/** The failed calls a form shows itself, at its fields or in its notice. */
+const shownByForm = new WeakSet<object>();
+
+/**
+ * Marks a failed call's error as shown by the form that made the call (`useForm().run`), so it
+ * gets no error toast as well: one message, where the user is looking.
+ */
+export function markShownByForm(error: unknown): void {
+  if (error && typeof error === 'object') shownByForm.add(error);
+}
+
 /** Everything the screens use, created once per page in main.tsx. */
 export interface AppServices {
-  /** The API client: failed calls show an error toast (except auth/check). */
+  /**
+   * The API client: failed calls show an error toast (except auth/check, silent calls and the
+   * errors a form shows itself).
+   */
   readonly api: ApiClient;
   /** Login state: `status` (unknown | logged_in | logged_out), `account`, login/logout/update. */
   readonly auth: AuthStore;
@@ -58,7 +73,16 @@ export interface AppServices {
 export function createAppServices(i18n: I18n): AppServices {
   const t = translator(i18n);
   const locale = currentLocale(i18n);
-  const api = createApiClient({ t, toasts: toastStore });
+  const api = createApiClient({
+    t,
+    toasts: toastStore,
+    // The toast waits until the caller has caught the error: a form that shows it claims it first.
+    onError: (error) =>
+      setTimeout(() => {
+        if (!shownByForm.has(error))
+          toastStore.getState().show({ severity: 'error', ...translateError(error, t) });
+      }, 0),
+  });
   return {
     api,
     auth: createAuthStore(api),

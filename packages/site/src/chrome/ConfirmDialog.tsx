@@ -3,7 +3,8 @@ import { useApp } from '../app/context.js';
 import { useStore } from 'zustand';
 
 /**
- * The confirm dialog, available from anywhere, opened with `useApp().confirm()`.
+ * The confirm dialog, available from anywhere, opened with `useApp().confirm()`. A destructive
+ * question (`danger: true`) gets the danger style on its accept button.
  * It sits at stacking level 10000; the close button, the Escape key and a click on the mask all
  * end it with `cancel`.
  */
@@ -83,7 +84,12 @@ export function ConfirmDialog() {
           <button type="button" className="button button--secondary" onClick={reject}>
             {current.rejectLabel ?? t('confirm.reject')}
           </button>
-          <button ref={acceptRef} type="button" className="button" onClick={accept}>
+          <button
+            ref={acceptRef}
+            type="button"
+            className={current.danger ? 'button button--danger' : 'button'}
+            onClick={accept}
+          >
             {current.acceptLabel ?? t('confirm.accept')}
           </button>
         </div>

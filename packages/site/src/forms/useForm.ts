@@ -6,6 +6,7 @@ import {
   type FieldError,
   type Translate,
 } from '@poruch/core';
+import { markShownByForm } from '../app/services.js';
 import { fieldId, getPath, setPath } from './paths.js';
 
 /** What `useForm` needs of a zod schema: its safe parse. */
@@ -58,7 +59,7 @@ export interface FormController<V> {
   validate<T>(schema: ParseableSchema<T>, input?: unknown, prefix?: string): T | null;
   /**
    * Runs a submit: marks the form busy, and when the call fails with validation errors shows
-   * them under their fields. Returns the call's result, or undefined when it failed; nothing
+   * them under their fields (and no error toast). Returns the call's result, or undefined when it failed; nothing
    * the user typed is cleared.
    */
   run<R>(call: () => Promise<R>, options?: RunOptions): Promise<R | undefined>;
@@ -67,8 +68,12 @@ export interface FormController<V> {
 export interface RunOptions {
   /** Prefix of the server's field paths in this form (`service` for `name` → `service.name`). */
   prefix?: string;
-  /** Extra field errors for a failure (e.g. `email_is_used` on the e-mail field). */
-  onError?: (error: unknown) => FieldError[] | void;
+  /**
+   * Extra field errors for a failure (e.g. `email_is_used` on the e-mail field), or `'shown'`
+   * when the screen showed the failure itself (a notice). A failure the form shows, in either
+   * way or as the server's field errors, gets no error toast as well.
+   */
+  onError?: (error: unknown) => FieldError[] | 'shown' | void;
 }
 
 const withPrefix = (errors: FieldError[], prefix?: string) =>
@@ -167,9 +172,11 @@ export function useForm<V extends object>(
         try {
           return await call();
         } catch (e) {
-          const extra = options.onError?.(e) ?? [];
+          const handled = options.onError?.(e);
+          const extra = Array.isArray(handled) ? handled : [];
           const fields = isApiError(e) ? withPrefix(e.fields, options.prefix) : [];
           if (extra.length || fields.length) setErrors([...extra, ...fields]);
+          if (handled === 'shown' || extra.length || fields.length) markShownByForm(e);
           return undefined;
         } finally {
           setSubmitting(false);

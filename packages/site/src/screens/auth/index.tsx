@@ -27,8 +27,11 @@ function Login() {
     if (!credentials) return;
     // On success the app goes to `back` or /dashboard.
     await form.run(() => auth.getState().login(credentials), {
+      // The failure shows above the form, and only there.
       onError: (err) => {
-        if (isApiError(err)) setFailed(t(`error.${err.key}`));
+        if (!isApiError(err)) return;
+        setFailed(t(`error.${err.key}`));
+        return 'shown';
       },
     });
   };

@@ -200,6 +200,7 @@ function AccountDeletion() {
       message: t('account_deletion.confirm'),
       acceptLabel: t('account_deletion.submit'),
       rejectLabel: t('common.cancel'),
+      danger: true,
     });
     if (answer !== 'accept') return;
     const done = await form.run(

@@ -19,6 +19,7 @@ export function usePartnerWidget(): Pick<PoruchDashboardProps, 'lang' | 'confirm
           message,
           acceptLabel: t('common.delete'),
           rejectLabel: t('common.cancel'),
+          danger: true,
         })) === 'accept',
       onNotice: ({ key }) =>
         showToast({ severity: 'success', summary: t('success.summary'), detail: t(key) }),
