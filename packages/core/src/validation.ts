@@ -5,13 +5,14 @@ import { LIMITS } from './limits.js';
 // Zod's fast object parser is compiled with `new Function`, which a policy without
 // 'unsafe-eval' blocks (the site's own, a page embedding the widgets); even its probe is reported
 // as a violation. The plain parser gives the same results. Every schema imports this module.
-// An empty text is missing whatever its length rule (a password of at least 8 characters), so
-// it says "required", not "at least 8 characters": only here does an issue still carry its
-// input. A message set on a schema wins over this one.
+// An empty text is missing whatever rule it breaks (a password of at least 8 characters, a
+// country code of two letters, one of the categories), so it says "required", not "at least 8
+// characters": only here does an issue still carry its input. A message set on a schema wins.
+const EMPTY_IS_MISSING = new Set(['too_small', 'invalid_format', 'invalid_value']);
 z.config({
   jitless: true,
   customError: (issue) =>
-    issue.code === 'too_small' && issue.origin === 'string' && issue.input === ''
+    issue.input === '' && EMPTY_IS_MISSING.has(issue.code ?? '')
       ? VALIDATION_KEYS.required
       : undefined,
 });

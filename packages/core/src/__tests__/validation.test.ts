@@ -96,6 +96,18 @@ describe('an empty field says required, not its length rule', () => {
       { field: 'code', key: VALIDATION_KEYS.minLength, params: { length: 5 } },
     ]);
   });
+  it('an empty choice or an empty value of a format', () => {
+    expect(
+      errorsOf(serviceInputSchema, { ...validService, name: ' ', countryCode: '', category: '' }),
+    ).toEqual([required('name'), required('countryCode'), required('category')]);
+    expect(errorsOf(reportInputSchema, { serviceId: 's1', reason: '' })).toEqual([
+      required('reason'),
+    ]);
+    // A value that is there but wrong keeps its own message.
+    expect(errorsOf(countryCodeSchema, 'p')).toEqual([
+      { field: '', key: VALIDATION_KEYS.invalid, params: { name: '' } },
+    ]);
+  });
   it('the password and its confirmation at registration', () => {
     const errors = errorsOf(registrationSchema, {
       account: { ...validAccount, password: '', confirmPassword: '' },
