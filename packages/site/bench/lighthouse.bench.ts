@@ -64,9 +64,15 @@ async function main(): Promise<void> {
     };
     const serviceId = list.items[0]?.id;
     if (!serviceId) throw new Error('no service to profile: the demo seed is empty');
+    // Each page in both languages (`?lang=`: Chrome's own Accept-Language would pick one).
     const pages = [
-      { name: 'home', url: `${server.baseUrl}/` },
-      { name: 'service profile', url: `${server.baseUrl}/services/${serviceId}` },
+      { name: 'home', url: `${server.baseUrl}/?lang=ua` },
+      { name: 'home (English)', url: `${server.baseUrl}/?lang=en_GB` },
+      { name: 'service profile', url: `${server.baseUrl}/services/${serviceId}?lang=ua` },
+      {
+        name: 'service profile (English)',
+        url: `${server.baseUrl}/services/${serviceId}?lang=en_GB`,
+      },
     ];
     console.log(
       `Lighthouse ${RUNS} run(s) per page, mobile preset; load average ${os
