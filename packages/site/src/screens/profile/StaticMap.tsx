@@ -14,7 +14,7 @@ import {
 } from '@poruch/widgets';
 
 /** Regional context: the country and its neighbours around the place. */
-export const STATIC_MAP_ZOOM = 6;
+export const STATIC_MAP_ZOOM = 5;
 const TILE = 256;
 /**
  * The picture's box in map pixels. Drawn with `slice` into a box of the page's own size (CSS):

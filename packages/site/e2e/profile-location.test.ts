@@ -1,0 +1,277 @@
+/**
+ * The service's location on its profile (screens/profile/ProfileLocation.tsx): the address as
+ * text, a static map with the marker on the offline base layer (the map tiles fail here, as they
+ * do on a machine without internet), "Show on the map" landing on home's map centred on the
+ * service, the maps-app link per kind of device, and no section for an online-only service.
+ * One server and one browser for the file; needs `pnpm build` (server and site).
+ */
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createI18n, translator } from '@poruch/core';
+import { openDatabase, seedServiceRows } from '@poruch/server/testing';
+import {
+  launchBrowser,
+  makeDataDir,
+  screenshot,
+  SCREENSHOT_DIR,
+  startServer,
+  WIDTHS,
+  type RunningServer,
+} from './fixtures/index.js';
+import { expectAccessible, ua } from './helpers/screens.js';
+
+const en = translator(createI18n('en_GB'));
+
+/** User-written text that would be markup if it were not escaped. */
+const NAME = 'Салон <b>«Коса»</b> & (Ко)';
+const ADDRESS = 'ul. Marszałkowska 10 <img src=x onerror="window.__xss=1">, Warszawa';
+const AT = { lat: 52.2297, lng: 21.0122 };
+
+const ANDROID =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+describe('profile location', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const ids = { onMap: '', online: '', hidden: '' };
+
+  beforeAll(async () => {
+    const launched = launchBrowser();
+    const dataDir = await makeDataDir();
+    // Approved rows written straight into the embedded database, before the server starts (it
+    // allows one process).
+    const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
+    try {
+      const base = {
+        countryCode: 'PL',
+        category: 'beauty_and_health' as const,
+        descriptionOther: 'A hair salon in the centre of Warsaw',
+        status: 'approved' as const,
+      };
+      [ids.onMap, ids.online, ids.hidden] = (await seedServiceRows(database.db, [
+        {
+          ...base,
+          name: NAME,
+          address: ADDRESS,
+          addressDetails: {
+            ...AT,
+            displayName: 'Warszawa, PL',
+            city: 'Warszawa',
+            countryCode: 'PL',
+            approximate: false,
+            source: 'gazetteer',
+          },
+          ...AT,
+          // A long description: the map starts below a phone's first screen.
+          descriptionUa: 'Стрижки, фарбування та укладки для всієї родини. '.repeat(30).trim(),
+          showOnMap: true,
+        },
+        { ...base, name: 'Онлайн-курси польської', address: '', isOnline: true, showOnMap: false },
+        {
+          ...base,
+          name: 'Юрист «Вдома»',
+          address: 'ul. Długa 5, Gdańsk',
+          lat: 54.35,
+          lng: 18.65,
+          showOnMap: false,
+        },
+      ])) as [string, string, string];
+    } finally {
+      await database.close();
+    }
+    // The default tiles (OpenStreetMap): every context below makes them fail.
+    server = await startServer({ dataDir, env: { SEED_DEMO: 'false' } });
+    browser = await launched;
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** A context whose map tiles fail, with the cookie choice made. */
+  async function context(options: { userAgent?: string; width?: number } = {}) {
+    const width = options.width ?? 1280;
+    const ctx = await browser.newContext({
+      viewport: { width, height: width < 800 ? 812 : 800 },
+      bypassCSP: true,
+      ...(options.userAgent
+        ? { userAgent: options.userAgent, isMobile: true, hasTouch: true }
+        : {}),
+    });
+    await ctx.route(/tile\.openstreetmap\.org/, (route) => route.abort());
+    await ctx.addInitScript(() => {
+      localStorage.setItem('cookies_banner_essentials', 'true');
+      localStorage.setItem('cookies_banner_marketing', 'false');
+    });
+    return ctx;
+  }
+
+  async function openProfile(ctx: BrowserContext, url: string, name: string): Promise<Page> {
+    const page = await ctx.newPage();
+    await page.goto(`${server.baseUrl}${url}`);
+    await page.locator('[data-screen="profile"]').waitFor();
+    await page.getByRole('heading', { level: 1, name }).waitFor({ timeout: 15_000 });
+    return page;
+  }
+
+  const section = (page: Page) => page.getByTestId('location');
+
+  it('shows the address as text and a static map with the marker on the offline base layer, loaded when near the screen', async () => {
+    const ctx = await context({ width: 375 });
+    const page = await ctx.newPage();
+    const chunks: string[] = [];
+    page.on('request', (r) => {
+      if (/\/StaticMap-[\w-]+\.js$/.test(r.url())) chunks.push(r.url());
+    });
+    await page.goto(`${server.baseUrl}/services/${ids.onMap}`);
+    await page.getByRole('heading', { level: 1, name: NAME }).waitFor({ timeout: 15_000 });
+    const location = section(page);
+    await location.getByRole('heading', { level: 2, name: ua('profile_location.title') }).waitFor();
+    // Escaped: the markup is the text, no element was made of it.
+    expect(await location.locator('.profile-location__address').textContent()).toBe(ADDRESS);
+    expect(await location.locator('img').count()).toBe(0);
+
+    // The map's box is reserved; below the first screen of a phone, its picture is not loaded.
+    const box = location.locator('.profile-location__map');
+    expect((await box.boundingBox())!.height).toBe(192);
+    const top = await box.evaluate((el) => el.getBoundingClientRect().top - innerHeight);
+    expect(top).toBeGreaterThan(200);
+    expect(await box.locator('svg').count()).toBe(0);
+    expect(chunks).toEqual([]);
+    await box.scrollIntoViewIfNeeded();
+    const map = page.getByRole('img', {
+      name: ua('profile_location.map_label', { name: NAME, address: ADDRESS }),
+    });
+    await map.waitFor();
+    expect(chunks).toHaveLength(1);
+    expect((await box.boundingBox())!.height).toBe(192);
+
+    // The tiles failed and were removed: the base layer's country shapes show under the marker.
+    await expect.poll(() => map.locator('image').count(), { timeout: 10_000 }).toBe(0);
+    const base = await map.locator('.static-map__base').getAttribute('d');
+    expect(base!.length).toBeGreaterThan(1000);
+    expect(await location.locator('.profile-location__attribution').count()).toBe(0);
+    // The marker's tip is the middle of the box, and beside it the base layer's country shape
+    // (Warsaw is on land), not the sea. Measured in one frame: the page may still be scrolling.
+    const drawn = await box.evaluate((el) => {
+      const frame = el.getBoundingClientRect();
+      const pin = el.querySelector('.static-map__marker path')!.getBoundingClientRect();
+      const [x, y] = [frame.x + frame.width / 2, frame.y + frame.height / 2];
+      return {
+        dx: pin.x + pin.width / 2 - x,
+        dy: pin.bottom - y,
+        beside: document.elementFromPoint(x + 40, y + 20)?.getAttribute('class'),
+      };
+    });
+    expect(Math.abs(drawn.dx)).toBeLessThan(1.5);
+    expect(Math.abs(drawn.dy)).toBeLessThan(1.5);
+    expect(drawn.beside).toBe('static-map__base');
+    // A picture, not a control: nothing in it takes the focus.
+    expect(
+      await box.evaluate(
+        (el) => el.querySelectorAll('a, button, [tabindex], svg[focusable="true"]').length,
+      ),
+    ).toBe(0);
+    expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+    await expectAccessible(page);
+    await screenshot(page, 'profile-location-ua');
+    // Other tabs have no location section.
+    await page.getByRole('link', { name: ua('service_profile.tab_contacts') }).click();
+    await page.waitForURL(/\/contacts$/);
+    expect(await section(page).count()).toBe(0);
+    await ctx.close();
+  });
+
+  it('in English, and "Show on the map" opens home centred on the service with its marker', async () => {
+    const ctx = await context();
+    const page = await openProfile(ctx, `/services/${ids.onMap}?lang=en_GB`, NAME);
+    const location = section(page);
+    await location.getByRole('heading', { level: 2, name: en('profile_location.title') }).waitFor();
+    await page
+      .getByRole('img', {
+        name: en('profile_location.map_label', { name: NAME, address: ADDRESS }),
+      })
+      .waitFor();
+    const osm = location.getByRole('link', { name: en('profile_location.open_osm') });
+    expect(await osm.getAttribute('href')).toBe(
+      'https://www.openstreetmap.org/?mlat=52.2297&mlon=21.0122#map=17/52.2297/21.0122',
+    );
+    await expectAccessible(page);
+    await screenshot(page, 'profile-location-en');
+
+    await location.getByRole('link', { name: en('profile_location.show_on_map') }).click();
+    await page.locator('[data-screen="home"]').waitFor();
+    expect(new URL(page.url()).search).toBe('?center=52.2297,21.0122&zoom=17');
+    const mapEl = page.getByTestId('map-view').locator('.map');
+    await mapEl.scrollIntoViewIfNeeded();
+    // The service is a marker of its own, at the middle of the map.
+    const marker = page.getByTestId('map-view').getByRole('button', { name: NAME });
+    await marker.waitFor({ timeout: 15_000 });
+    const [m, pin] = [(await mapEl.boundingBox())!, (await marker.boundingBox())!];
+    expect(Math.abs(pin.x + pin.width / 2 - (m.x + m.width / 2))).toBeLessThan(2);
+    expect(Math.abs(pin.y + pin.height - (m.y + m.height / 2))).toBeLessThan(2);
+    // Each width after the map has settled at it (its renderer follows a resize after a pause).
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: width < 800 ? 812 : 800 });
+      await page.waitForTimeout(500);
+      await page.screenshot({
+        path: path.join(SCREENSHOT_DIR, `profile-location-home-en-${width}.png`),
+        fullPage: true,
+      });
+    }
+    await ctx.close();
+  });
+
+  it('opens the place in the maps app of the device: geo: on Android, Apple Maps on iPhone', async () => {
+    const android = await context({ userAgent: ANDROID, width: 375 });
+    let page = await openProfile(android, `/services/${ids.onMap}`, NAME);
+    let link = section(page).getByRole('link', { name: ua('profile_location.open_app') });
+    const geo = (await link.getAttribute('href'))!;
+    expect(geo.startsWith('geo:52.2297,21.0122?q=52.2297,21.0122(')).toBe(true);
+    expect(decodeURIComponent(geo.slice(geo.indexOf('(') + 1, -1))).toBe(NAME);
+    expect(await link.getAttribute('target')).toBeNull();
+    await android.close();
+
+    const iphone = await context({ userAgent: IPHONE, width: 375 });
+    page = await openProfile(iphone, `/services/${ids.onMap}?lang=en_GB`, NAME);
+    link = section(page).getByRole('link', { name: en('profile_location.open_app') });
+    const apple = new URL((await link.getAttribute('href'))!);
+    expect(apple.origin).toBe('https://maps.apple.com');
+    expect(apple.searchParams.get('ll')).toBe('52.2297,21.0122');
+    expect(apple.searchParams.get('q')).toBe(NAME);
+    await iphone.close();
+  });
+
+  it('an online-only service has no location section; one hidden from the map its address only', async () => {
+    const ctx = await context();
+    let page = await openProfile(ctx, `/services/${ids.online}`, 'Онлайн-курси польської');
+    // The profile is drawn (its tabs are there) and no location section came with it.
+    await page.getByRole('link', { name: ua('service_profile.tab_contacts') }).waitFor();
+    expect(await section(page).count()).toBe(0);
+    expect(await page.locator('.static-map, .profile-location__map').count()).toBe(0);
+    await screenshot(page, 'profile-location-online');
+
+    page = await openProfile(ctx, `/services/${ids.hidden}?lang=en_GB`, 'Юрист «Вдома»');
+    const location = section(page);
+    await location.locator('.profile-location__address').waitFor();
+    expect(await location.locator('.profile-location__address').textContent()).toBe(
+      'ul. Długa 5, Gdańsk',
+    );
+    expect(await location.locator('.profile-location__map').count()).toBe(0);
+    expect(
+      await location.getByRole('link', { name: en('profile_location.show_on_map') }).count(),
+    ).toBe(0);
+    const osm = new URL(
+      (await location
+        .getByRole('link', { name: en('profile_location.open_osm') })
+        .getAttribute('href'))!,
+    );
+    expect(osm.pathname).toBe('/search');
+    expect(osm.searchParams.get('query')).toBe('ul. Długa 5, Gdańsk');
+    await screenshot(page, 'profile-location-hidden-en');
+    await ctx.close();
+  });
+});
