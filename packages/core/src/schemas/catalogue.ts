@@ -12,6 +12,8 @@ export const idParamsSchema = z.strictObject({ id: z.uuid() });
 /** The public profile of an approved service: contacts, open vacancies and the used count. */
 export const serviceProfileSchema = serviceSummarySchema.extend({
   addressDetails: addressDetailsSchema.nullable(),
+  /** False when the owner hid the service from the map: its profile shows no map either. */
+  showOnMap: z.boolean(),
   originalPlace: z.string(),
   vacancies: z.array(vacancySchema),
 });

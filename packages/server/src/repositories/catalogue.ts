@@ -65,6 +65,7 @@ export async function findPublicProfile(db: Executor, id: string): Promise<Servi
   return {
     ...serviceToSummary(row),
     addressDetails: row.addressDetails,
+    showOnMap: row.showOnMap,
     originalPlace: row.originalPlace,
     vacancies: open.map(vacancyToApi),
   };
