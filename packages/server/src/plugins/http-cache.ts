@@ -60,6 +60,7 @@ export const CACHE_POLICIES: Record<string, CachePolicy> = {
   '/api/v1/map': publicCache(0, 30),
   // The offline gazetteer never changes between deploys; a Nominatim answer hardly does.
   '/api/v1/geocode': publicCache(3600, 86_400, 86_400),
+  '/api/v1/geocode/suggest': publicCache(3600, 86_400, 86_400),
   // Runtime configuration: changes only with a deploy.
   '/env': publicCache(60, 300, 3600),
   '/sitemap.xml': publicCache(3600, 3600, 86_400),
