@@ -59,7 +59,7 @@ describe.each(mountsFor(PoruchDashboard, 'poruch-dashboard'))(
       useOrigin('http://partner.example:8000/');
       const host = await mount({ apiBase: api.url, lang: 'en_GB' });
       const root = await widgetRoot(host);
-      const link = within(root).getByRole('link', { name: 'Log in on Poruch' });
+      const link = within(root).getByRole('link', { name: 'Log in to Poruch' });
       expect(link.getAttribute('href')).toBe(`${api.url}/login?back=%2Fdashboard`);
       expect(
         within(root)
@@ -74,7 +74,7 @@ describe.each(mountsFor(PoruchDashboard, 'poruch-dashboard'))(
       const host = await mount({ apiBase: api.url, lang: 'en_GB' });
       const root = await widgetRoot(host);
       await waitFor(() =>
-        expect(within(root).getByRole('link', { name: 'Log in on Poruch' })).toBeTruthy(),
+        expect(within(root).getByRole('link', { name: 'Log in to Poruch' })).toBeTruthy(),
       );
     });
 
@@ -88,7 +88,7 @@ describe.each(mountsFor(PoruchDashboard, 'poruch-dashboard'))(
       fireEvent.click(ui.getByRole('button', { name: 'Save' }));
       await waitFor(() => expect(root.textContent).toContain('Name: required field'));
       const name = `Пекар ${Math.random().toString(36).slice(2, 6)}`;
-      fireEvent.change(ui.getByLabelText('Position'), { target: { value: name } });
+      fireEvent.change(ui.getByLabelText('Job title'), { target: { value: name } });
       fireEvent.click(ui.getByRole('button', { name: 'Save' }));
       await waitFor(() => expect(root.textContent).toContain('The vacancy has been created'));
       const card = () => ui.getByText(name).closest('.card') as HTMLElement;
@@ -118,7 +118,7 @@ describe.each(mountsFor(PoruchDashboard, 'poruch-dashboard'))(
       // Not checked yet: the submit looks the address up, then asks for the confirmation.
       submit();
       // The first lookup loads the gazetteer: more than waitFor's default second.
-      await waitFor(() => expect(form.textContent).toContain('Location: '), { timeout: 15_000 });
+      await waitFor(() => expect(form.textContent).toContain('Place: '), { timeout: 15_000 });
       expect(form.textContent).toContain('Please tick this box to continue');
       expect(form.textContent).not.toContain('required field');
       expect(ui.getByLabelText<HTMLInputElement>('Name').value).toBe(name);
