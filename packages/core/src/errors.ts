@@ -25,6 +25,7 @@ export const ERROR_KEYS = [
   'wrong_current_password',
   'admin_search_too_short',
   'service_unavailable',
+  'last_super_admin',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

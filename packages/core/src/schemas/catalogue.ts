@@ -72,15 +72,3 @@ export type ReportPage = z.infer<typeof reportPageSchema>;
 /** Answer of `POST admin/administrators`: the generated password, shown once. */
 export const adminCreatedSchema = z.object({ account: accountSchema, password: z.string() });
 export type AdminCreated = z.infer<typeof adminCreatedSchema>;
-
-/** One row of the audit log of admin actions: who, what, when. */
-export const auditEntrySchema = z.object({
-  id: z.string(),
-  actor: z.object({ id: z.string(), email: z.string() }).nullable(),
-  action: z.string(),
-  targetType: z.string(),
-  targetId: z.string().nullable(),
-  details: z.record(z.string(), z.unknown()),
-  createdAt: z.string(),
-});
-export type AuditEntry = z.infer<typeof auditEntrySchema>;

@@ -1,4 +1,5 @@
 export * from './account.js';
+export * from './audit.js';
 export * from './campaign.js';
 export * from './options.js';
 export * from './registration.js';

@@ -1,5 +1,11 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { ServiceProfile, ServiceSummary, Vacancy } from '@poruch/core';
+import type {
+  AuditAction,
+  AuditTargetType,
+  ServiceProfile,
+  ServiceSummary,
+  Vacancy,
+} from '@poruch/core';
 import type { Db } from '../db/index.js';
 import { auditLog, services, vacancies } from '../db/schema.js';
 import type { ServiceRow } from './services.js';
@@ -91,12 +97,12 @@ export async function findOwnedService(db: Executor, serviceId: string, ownerId:
   return rows[0] ?? null;
 }
 
-/** Records an admin action: who, what, when. */
+/** Records an admin action: who, what, on what, when (the audit screen lists them). */
 export async function audit(
   db: Executor,
   actorId: string,
-  action: string,
-  targetType: string,
+  action: AuditAction,
+  targetType: AuditTargetType,
   targetId: string | null,
   details: Record<string, unknown> = {},
 ) {

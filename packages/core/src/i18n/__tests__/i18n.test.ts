@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import {
   ACCOUNT_TYPES,
+  ADMIN_ROLES,
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_TYPES,
   CATEGORY_KEYS,
   CATEGORY_SELECTORS,
   COUNTRIES,
@@ -142,6 +145,10 @@ describe('resources', () => {
       ...SERVICE_STATUSES.map((k) => `service_status.${k}`),
       ...ACCOUNT_TYPES.map((k) => `account_type.${k}`),
       ...LOCALE_CODES.map((k) => `language.${k}`),
+      // The audit screen shows no raw action code.
+      ...AUDIT_ACTIONS.map((k) => `audit.action.${k}`),
+      ...AUDIT_TARGET_TYPES.map((k) => `audit.type.${k}`),
+      ...ADMIN_ROLES.filter((r) => r !== 'none').map((k) => `admin.role_${k}`),
     ]));
 
   it('labels every field of every user-facing schema', () => {
@@ -248,7 +255,7 @@ describe('resources', () => {
     ]));
 
   it('the update prompt asks to load the new version in en_GB', () => {
-    expect(en.t('update.prompt')).toBe('New version available. Load New Version?');
+    expect(en.t('update.prompt')).toBe('A new version is available. Load it now?');
     expect(en.t('install.ios_hint')).toMatch(/Share.*Add to Home Screen/);
   });
 });
@@ -266,9 +273,9 @@ describe('i18next setup', () => {
 
   it('interpolates {name} with single braces and does not escape', () => {
     expect(en.t('validation.required', { name: 'First name' })).toBe('First name: required field');
-    expect(ua.t('validation.min_length', { length: 8 })).toBe('Мінімальна довжина — 8 симв.');
+    expect(ua.t('validation.min_length', { length: 8 })).toBe('Кількість символів — щонайменше 8');
     expect(en.t('validation.link', { host: 'https://' })).toBe(
-      'The link must contain http:// or https://',
+      'The link must start with http:// or https://',
     );
     expect(en.t('dashboard.greeting', { name: '<b>O’Neil & Co</b>' })).toBe(
       'Hello, <b>O’Neil & Co</b>!',
@@ -307,7 +314,7 @@ describe('i18next setup', () => {
         key: VALIDATION_KEYS.email,
         params: { email: 'name@example.com' },
       }),
-    ).toBe('The e-mail must look like name@example.com');
+    ).toBe('Enter an e-mail address like name@example.com');
   });
 });
 

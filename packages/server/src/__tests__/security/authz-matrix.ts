@@ -255,6 +255,12 @@ export const MATRIX: Record<string, Entry> = {
     cells: SUPER,
     call: () => ({ body: { email: email('admin'), firstName: 'Адмін' } }),
   },
+  'GET /api/v1/admin/administrators': { cells: SUPER },
+  // The super administrator keeps their own role (a change that changes nothing).
+  'PUT /api/v1/admin/administrators/:id/role': {
+    cells: SUPER,
+    call: (w) => ({ params: { id: w.actor?.id ?? w.owner.id }, body: { role: 'super' } }),
+  },
 };
 
 /**

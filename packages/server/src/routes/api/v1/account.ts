@@ -7,6 +7,7 @@ import type { Env } from '../../../env.js';
 import { verifyPassword } from '../../../lib/passwords.js';
 import { byAccountEmail, passwordGuesses, rateLimit } from '../../../lib/rate-limiter.js';
 import { invalidateMap } from '../../../map/index.js';
+import { keepOneSuperAdmin } from '../../../repositories/administrators.js';
 import { eraseAccount, exportAccount } from '../../../repositories/privacy.js';
 
 /** The logged-in account itself: its data export and its deletion (docs/security.md § Privacy). */
@@ -62,6 +63,8 @@ export async function accountRoutes(fastify: FastifyInstance, { env }: { env: En
         throw new PoruchError(400, 'wrong_current_password');
       }
       await app.db.transaction(async (tx) => {
+        // The last super administrator cannot go (409 last_super_admin).
+        if (account.isSuper) await keepOneSuperAdmin(tx, account.id);
         await eraseAccount(tx, account);
         // The notice goes to the address once; after delivery its row keeps no address, and
         // its key holds no id.

@@ -1,35 +1,38 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
 import {
   LIMITS,
   PoruchError,
+  accountSchema,
   adminCreateSchema,
   adminCreatedSchema,
+  adminRoleSchema,
   adminServiceQuerySchema,
   adminServiceSchema,
+  administratorListSchema,
   auditEntrySchema,
+  auditQuerySchema,
+  type AuditAction,
   declineSchema,
   idParamsSchema,
   pageOf,
   partnerFlagSchema,
 } from '@poruch/core';
-import { accounts, auditLog, services } from '../../../db/schema.js';
+import { accounts, services } from '../../../db/schema.js';
 import { generatePassword, hashPassword } from '../../../lib/passwords.js';
 import {
   accountToApi,
   accountsRepository,
   isUniqueViolation,
 } from '../../../repositories/accounts.js';
+import { changeAdminRole, listAdministrators } from '../../../repositories/administrators.js';
+import { auditPage, likeEscape } from '../../../repositories/audit.js';
 import { audit, type Executor } from '../../../repositories/catalogue.js';
 import { serviceToApi, type ServiceRow } from '../../../repositories/services.js';
 import type { AccountRow } from '../../../repositories/sessions.js';
 import { invalidateMap } from '../../../map/index.js';
 import { notifyServiceDecision } from '../../../mail/notifications.js';
-
-/** LIKE wildcards in a user's text are literal characters. */
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** A service as the administration sees it (list and review): with its owner's contacts. */
 const adminService = (row: ServiceRow, owner: AccountRow | null) => ({
@@ -143,7 +146,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
   const change = async (
     id: string,
     actorId: string,
-    action: string,
+    action: AuditAction,
     values: Partial<ServiceRow>,
     details = {},
   ) => {
@@ -264,44 +267,55 @@ export async function adminRoutes(fastify: FastifyInstance) {
   );
 
   app.get(
+    '/admin/administrators',
+    {
+      preHandler: app.requireSuperAdmin,
+      schema: {
+        tags,
+        summary: 'Every administrator, super administrators first (super administrators only)',
+        response: { 200: administratorListSchema },
+      },
+    },
+    async () => ({ items: await listAdministrators(app.db) }),
+  );
+
+  app.put(
+    '/admin/administrators/:id/role',
+    {
+      preHandler: app.requireSuperAdmin,
+      schema: {
+        tags,
+        summary: 'Make an administrator a super administrator, a plain one, or no administrator',
+        description:
+          'Super administrators only; audited. `none` makes the account an ordinary partner ' +
+          'account at once (its next request has no admin rights). The last super administrator ' +
+          'is never demoted or removed: 409 `last_super_admin`, also under concurrent requests. ' +
+          'An account that is not an administrator is 404.',
+        params: idParamsSchema,
+        body: adminRoleSchema,
+        response: { 200: accountSchema },
+      },
+    },
+    async (request) =>
+      accountToApi(
+        await changeAdminRole(app.db, request.account!.id, request.params.id, request.body.role),
+      ),
+  );
+
+  app.get(
     '/admin/audit',
     {
       schema: {
         tags,
-        summary: 'Audit log of admin actions: who, what, when',
-        querystring: z.strictObject({
-          page: z.coerce.number().int().min(1).max(10_000).default(1),
-          pageSize: z.coerce.number().int().min(1).max(100).default(50),
-        }),
+        summary: 'Audit log of admin actions: who, what, on what, when; filtered and paged',
+        description:
+          "`action` and `targetType` pick one kind; `actor` matches part of the actor's e-mail " +
+          "(or the actor's id), `target` part of the target's name or e-mail (or its id); " +
+          '`from` (inclusive) and `to` (exclusive) are instants with an offset. Newest first.',
+        querystring: auditQuerySchema,
         response: { 200: pageOf(auditEntrySchema) },
       },
     },
-    async (request) => {
-      const { page, pageSize } = request.query;
-      const [rows, [total]] = await Promise.all([
-        app.db
-          .select({ entry: auditLog, actor: { id: accounts.id, email: accounts.email } })
-          .from(auditLog)
-          .leftJoin(accounts, eq(accounts.id, auditLog.actorId))
-          .orderBy(desc(auditLog.createdAt))
-          .limit(pageSize)
-          .offset((page - 1) * pageSize),
-        app.db.select({ n: count() }).from(auditLog),
-      ]);
-      return {
-        items: rows.map(({ entry, actor }) => ({
-          id: entry.id,
-          actor: actor?.id ? { id: actor.id, email: actor.email } : null,
-          action: entry.action,
-          targetType: entry.targetType,
-          targetId: entry.targetId,
-          details: entry.details,
-          createdAt: entry.createdAt.toISOString(),
-        })),
-        total: total!.n,
-        page,
-        pageSize,
-      };
-    },
+    async (request) => auditPage(app.db, request.query),
   );
 }
