@@ -5,7 +5,15 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectErrors, REPO_ROOT, screenshot } from './fixtures/index.js';
 import { startStaticServer, type StaticServer } from './fixtures/staticServer.js';
-import { LONG, startWidgetEnv, ua, type WidgetEnv } from './helpers/widgets.js';
+import {
+  credentialedControl,
+  LONG,
+  PLANTED_COOKIE,
+  plantCookie,
+  startWidgetEnv,
+  ua,
+  type WidgetEnv,
+} from './helpers/widgets.js';
 
 /**
  * Every widget on one page of another origin that sends the Content Security Policy of
@@ -130,17 +138,12 @@ interface Opened {
 /**
  * Opens a host page in a fresh context that holds a cookie of the Poruch site, records policy
  * violations, every key written to storage and every request to the Poruch site, and waits
- * until every widget is ready and the map shows its clusters and tiles.
- *
- * @param sameSite Open the page at `http://127.0.0.1:<port>`: another origin than the Poruch
- *   site's, but the same site, so its requests with credentials carry the cookie (from another
- *   site no request would: the cookie is SameSite=Lax, and None needs https).
+ * until every widget is ready and the map shows its clusters and tiles. The host is on the same
+ * site as the Poruch site (another port), so a request with credentials would carry the cookie.
  */
-async function open(name: 'plain' | 'csp', { sameSite = false } = {}): Promise<Opened> {
+async function open(name: 'plain' | 'csp'): Promise<Opened> {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([
-    { name: 'poruch_probe', value: '1', url: env.server.baseUrl, sameSite: 'Lax' },
-  ]);
+  await plantCookie(context, env.server.baseUrl);
   await context.addInitScript(() => {
     const w = window as unknown as { __violations: string[]; __written: string[] };
     w.__violations = [];
@@ -172,8 +175,7 @@ async function open(name: 'plain' | 'csp', { sameSite = false } = {}): Promise<O
       })(),
     );
   });
-  const origin = sameSite ? host.origin.replace('//localhost:', '//127.0.0.1:') : host.origin;
-  const answer = await page.goto(`${origin}/${name}.html`);
+  const answer = await page.goto(`${host.origin}/${name}.html`);
   await page
     .waitForFunction(
       (tags) => tags.every((t) => document.querySelector(t)?.getAttribute('state') === 'ready'),
@@ -266,7 +268,7 @@ describe('every widget on a host page with the strict CSP of docs/embedding.md',
   });
 
   it('sends and gets no cookie, and stores only the documented keys', async () => {
-    const { context, page, errors, sent } = await open('csp', { sameSite: true });
+    const { context, page, errors, sent } = await open('csp');
     // Loading every widget stores nothing.
     expect(await written(page)).toEqual([]);
 
@@ -288,18 +290,12 @@ describe('every widget on a host page with the strict CSP of docs/embedding.md',
       .toBeGreaterThan(0);
 
     // A control: an image asked for with credentials (no `crossorigin`) carries the cookie.
-    await page.evaluate(async (api) => {
-      const img = new Image();
-      img.src = `${api}/icon.svg?control`;
-      await img.decode();
-    }, env.server.baseUrl);
-    await expect
-      .poll(async () => (await sent()).some((s) => s.url.endsWith('?control')))
-      .toBe(true);
+    const control = await credentialedControl(page, env.server.baseUrl);
+    await expect.poll(async () => (await sent()).some((s) => s.url === control)).toBe(true);
     const all = await sent();
-    expect(all.find((s) => s.url.endsWith('?control'))?.cookie).toContain('poruch_probe=1');
+    expect(all.find((s) => s.url === control)?.cookie).toContain(PLANTED_COOKIE);
 
-    const widgets = all.filter((s) => !s.url.endsWith('?control'));
+    const widgets = all.filter((s) => s.url !== control);
     const count = (re: RegExp) => widgets.filter((s) => re.test(new URL(s.url).pathname)).length;
     expect(count(/^\/widgets\/v0\/poruch\.js$/)).toBe(1);
     expect(count(/^\/widgets\/v0\/.+-[\w-]{8}\.js$/)).toBeGreaterThan(0);

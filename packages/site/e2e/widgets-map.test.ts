@@ -13,7 +13,15 @@ import {
   type RunningServer,
 } from './fixtures/index.js';
 import { startStaticServer, type StaticServer } from './fixtures/staticServer.js';
-import { en, LONG, ua } from './helpers/widgets.js';
+import {
+  credentialedControl,
+  en,
+  LONG,
+  PLANTED_COOKIE,
+  plantCookie,
+  requestCookie,
+  ua,
+} from './helpers/widgets.js';
 
 let server: RunningServer | undefined;
 let site: StaticServer | undefined;
@@ -41,10 +49,13 @@ afterAll(async () => {
 
 /** The diaspora page on the foreign origin, with the built bundles from the API's origin. */
 async function openDiasporaPage(page: Page) {
+  await plantCookie(page.context(), server!.baseUrl);
   const apiRequests: { url: string; cookie?: string }[] = [];
   page.on('request', (req) => {
     if (req.url().startsWith(server!.baseUrl)) {
-      apiRequests.push({ url: req.url(), cookie: req.headers().cookie });
+      const entry: { url: string; cookie?: string } = { url: req.url() };
+      apiRequests.push(entry);
+      void requestCookie(req).then((cookie) => (entry.cookie = cookie));
     }
   });
   await page.goto(`${site!.origin}/diaspora-map/?api=${encodeURIComponent(server!.baseUrl)}`);
@@ -61,7 +72,12 @@ describe('<poruch-map> from the built bundles on a foreign origin', () => {
 
     // Only the loader and the map's chunks, from the exact or major URL.
     expect(requests.some((r) => r.url.endsWith('/widgets/v0/poruch.js'))).toBe(true);
-    expect(requests.every((r) => !r.cookie)).toBe(true);
+    // None carried the planted cookie, though a request with credentials does.
+    const control = await credentialedControl(page, server!.baseUrl);
+    await expect
+      .poll(() => requests.find((r) => r.url === control)?.cookie)
+      .toContain(PLANTED_COOKIE);
+    expect(requests.filter((r) => r.url !== control && r.cookie)).toEqual([]);
 
     const map = page.locator('poruch-map');
     await expect.poll(() => map.locator('path.base-country').count()).toBeGreaterThan(100);

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { createI18n, translator } from '@poruch/core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { expect } from 'vitest';
 import {
   createAdmin,
   launchBrowser,
@@ -26,7 +27,7 @@ export const LONG = 30_000;
 
 /**
  * One server, one foreign origin and one browser for a suite file. The foreign origin
- * (`http://localhost:<port>`, the API is on `127.0.0.1`) serves a copy of `examples/` and the
+ * (`http://127.0.0.1:<port>`, another port than the API's) serves a copy of `examples/` and the
  * host pages written by {@link WidgetEnv.hostPage}.
  */
 export interface WidgetEnv {
@@ -112,21 +113,60 @@ export interface Tracked {
   fetches(): Promise<{ url: string; credentials: string }[]>;
   /** Requests to the API's origin with the Cookie header they carried. */
   apiRequests: { url: string; method: string; cookie: string | undefined }[];
+  /**
+   * Asserts that no request to the API carried a cookie, after a control proved one could (an
+   * image asked for with credentials from the page carries the planted cookie), and that no
+   * cookie was set: the planted one is the only one, for the API's site and the host's alike
+   * (cookies do not tell ports apart).
+   */
+  expectNoCookies(): Promise<void>;
+}
+
+/** The cookie {@link plantCookie} sets on the API's origin. */
+export const PLANTED_COOKIE = 'poruch_probe=1';
+
+/**
+ * Plants a SameSite=Lax cookie on the API's origin. The foreign origin is on the same site, so a
+ * request made with credentials would carry it.
+ */
+export function plantCookie(context: BrowserContext, apiBase: string): Promise<void> {
+  return context.addCookies([{ name: 'poruch_probe', value: '1', url: apiBase, sameSite: 'Lax' }]);
+}
+
+/**
+ * The Cookie header a request carried. `request.headers()` leaves cookies out, so a check made
+ * with it passes whatever is sent; the headers as sent are read instead. A page closed before
+ * they are read counts as none.
+ */
+export function requestCookie(req: Request): Promise<string | undefined> {
+  return req.allHeaders().then(
+    (h) => h.cookie,
+    () => undefined,
+  );
+}
+
+/** Asks for an image of the API with credentials from the page: the control of a cookie check. */
+export async function credentialedControl(page: Page, apiBase: string): Promise<string> {
+  const url = `${apiBase}/icon.svg?cookie-control=${Date.now()}`;
+  await page.evaluate(async (src) => {
+    const img = new Image();
+    img.src = src;
+    await img.decode();
+  }, url);
+  return url;
 }
 
 /**
  * A context on the foreign origin whose pages record every fetch's `credentials` mode, and
  * every request to the API with its Cookie header. A cookie is planted on the API's origin
- * first, so a credentialed call would carry it.
+ * first, so a credentialed call would carry it ({@link Tracked.expectNoCookies}).
  */
 export async function trackedContext(
   env: WidgetEnv,
   viewport = { width: 1280, height: 900 },
 ): Promise<{ context: BrowserContext; page: Page; tracked: Tracked }> {
   const context = await env.browser.newContext({ viewport });
-  await context.addCookies([
-    { name: 'poruch_probe', value: '1', url: env.server.baseUrl, sameSite: 'Lax' },
-  ]);
+  await plantCookie(context, env.server.baseUrl);
   await context.addInitScript(() => {
     const w = window as unknown as { __fetches: { url: string; credentials: string }[] };
     w.__fetches = [];
@@ -141,9 +181,16 @@ export async function trackedContext(
   });
   const page = await context.newPage();
   const apiRequests: Tracked['apiRequests'] = [];
+  const headersRead: Promise<void>[] = [];
   page.on('request', (req) => {
     if (req.url().startsWith(env.server.baseUrl)) {
-      apiRequests.push({ url: req.url(), method: req.method(), cookie: req.headers().cookie });
+      const entry = {
+        url: req.url(),
+        method: req.method(),
+        cookie: undefined as string | undefined,
+      };
+      apiRequests.push(entry);
+      headersRead.push(requestCookie(req).then((cookie) => void (entry.cookie = cookie)));
     }
   });
   return {
@@ -156,6 +203,15 @@ export async function trackedContext(
           () =>
             (window as unknown as { __fetches: { url: string; credentials: string }[] }).__fetches,
         ),
+      async expectNoCookies() {
+        await Promise.all(headersRead);
+        const sent = apiRequests.filter((r) => r.cookie).map((r) => r.url);
+        const control = await credentialedControl(page, env.server.baseUrl);
+        await Promise.all(headersRead);
+        expect(apiRequests.find((r) => r.url === control)?.cookie).toContain(PLANTED_COOKIE);
+        expect(sent).toEqual([]);
+        expect((await context.cookies()).map((c) => c.name)).toEqual(['poruch_probe']);
+      },
     },
   };
 }
