@@ -608,7 +608,7 @@ describe('update prompt', () => {
     await rm(siteDir, { recursive: true, force: true });
   });
 
-  it('registers the worker, then asks "New version available. Load New Version?" and reloads', async () => {
+  it('registers the worker, then asks "A new version is available. Load it now?" and reloads', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addInitScript(() => {
       localStorage.setItem('cookies_banner_essentials', 'true');
@@ -627,7 +627,7 @@ describe('update prompt', () => {
     });
     const dialog = page.getByRole('alertdialog');
     await dialog.waitFor({ timeout: 20_000 });
-    expect(await dialog.textContent()).toContain('New version available. Load New Version?');
+    expect(await dialog.textContent()).toContain('A new version is available. Load it now?');
     await screenshot(page, 'update-prompt');
     const reloaded = page.waitForEvent('load');
     await dialog.getByRole('button', { name: 'Load' }).click();

@@ -25,8 +25,8 @@ export function whenStable(maxDelay: number = UPDATE_WORKER_DELAY): Promise<void
 }
 
 /**
- * Registers the service worker once the app is stable (or after 30 s) and asks "New version
- * available. Load New Version?" when a new one is waiting; on yes, the new worker takes over and
+ * Registers the service worker once the app is stable (or after 30 s) and asks "A new version
+ * is available. Load it now?" when a new one is waiting; on yes, the new worker takes over and
  * the page reloads.
  */
 export async function registerServiceWorker(

@@ -112,7 +112,7 @@ describe('translateError', () => {
   it('summary from the key, detail from the detail key', () => {
     const body = { errors: { message: 'not_found' }, error: { message: 'resource_was_not_found' } };
     expect(translateError(new ApiError(404, errorKey(404, 'Not Found', body), body), en)).toEqual({
-      summary: 'Request not found',
+      summary: 'Not found',
       detail: 'Contact the administrator',
     });
     expect(translateError(new ApiError(401, 'wrong_user_or_password'), ua)).toEqual({

@@ -356,8 +356,8 @@ describe('errors', () => {
     });
     expect(toasts.getState().toasts.map((x) => [x.summary, x.detail])).toEqual([
       ['System error', undefined],
-      ['Request not found', 'Contact the administrator'],
-      ['Request not found', undefined],
+      ['Not found', 'Contact the administrator'],
+      ['Not found', undefined],
     ]);
   });
 

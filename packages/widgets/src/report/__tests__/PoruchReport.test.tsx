@@ -37,7 +37,7 @@ describe.each(mounts)('<poruch-report> as a %s', (_n, mount) => {
     await waitFor(() => expect(root.textContent).not.toContain('Reason: required field'));
     fireEvent.change(ui.getByLabelText(/Description/), { target: { value: 'x'.repeat(2001) } });
     fireEvent.click(ui.getByRole('button', { name: 'Send the report' }));
-    await waitFor(() => expect(root.textContent).toContain('Maximum length 2000 characters'));
+    await waitFor(() => expect(root.textContent).toContain('Enter no more than 2000 characters'));
   });
 
   it('sends anonymously, stores the report, fires poruch:report-sent and says thank you', async () => {
