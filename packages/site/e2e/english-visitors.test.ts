@@ -105,7 +105,9 @@ describe('the first paint in the visitor’s language', () => {
     }
     await en.goto(`${server.baseUrl}/`);
     expect(await en.locator('h1').first().textContent()).not.toMatch(CYRILLIC);
-    expect(await en.locator('noscript').textContent()).toBe('Please turn on JavaScript to use Poruch.');
+    expect(await en.locator('noscript').textContent()).toBe(
+      'Please turn on JavaScript to use Poruch.',
+    );
     await staticShots(en, 'english-first-paint-en');
 
     // `?lang=ua` asks for Ukrainian whatever the browser speaks.
@@ -172,7 +174,10 @@ describe('pages only in Ukrainian', () => {
       await page.goto(`${server.baseUrl}${path}`);
       await page.waitForURL(`${server.baseUrl}/`);
       const notice = page.getByTestId('locale-notice');
-      await notice.getByRole('status').getByText('That page is only available in Ukrainian').waitFor();
+      await notice
+        .getByRole('status')
+        .getByText('That page is only available in Ukrainian')
+        .waitFor();
       expect(await page.getAttribute('html', 'lang')).toBe('en-GB');
     }
     await live(page);

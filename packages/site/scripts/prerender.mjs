@@ -98,7 +98,10 @@ function localiseHead(html, head, locale) {
       /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
       () => `<meta name="description" content="${escapeHtml(head.description)}" />`,
     )
-    .replace(/<noscript>[^<]*<\/noscript>/, () => `<noscript>${escapeHtml(head.noscript)}</noscript>`);
+    .replace(
+      /<noscript>[^<]*<\/noscript>/,
+      () => `<noscript>${escapeHtml(head.noscript)}</noscript>`,
+    );
   for (const part of ['data-locale=', '<title>', 'name="description" content="', '<noscript>']) {
     if (!out.includes(part)) throw new Error(`[poruch] prerender: no ${part} in dist/index.html`);
   }

@@ -74,10 +74,9 @@ export function App() {
     : null;
   const [notice, setNotice] = useState<string | null>(null);
   const wanted = decision?.kind === 'redirect' ? decision.onlyInUkrainian : undefined;
-  useEffect(() => {
-    if (wanted) setNotice(wanted);
-    else if (location.path !== '/') setNotice(null);
-  }, [wanted, location.path]);
+  // Adjusted while rendering (state that follows the location), so home shows it at once.
+  if (wanted && wanted !== notice) setNotice(wanted);
+  else if (!wanted && notice !== null && location.path !== '/') setNotice(null);
 
   // Title and description of the route; screens with their own (profile) override them.
   useEffect(() => {

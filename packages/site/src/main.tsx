@@ -45,7 +45,11 @@ async function start(): Promise<void> {
   // served the first screen in (`?lang=`, the stored choice, else its pick from Accept-Language,
   // `<html data-locale>`), so the page does not change language when the app starts.
   const i18n = await loadI18n(
-    startLocale(window.location.search, document.documentElement.dataset.locale, navigator.languages),
+    startLocale(
+      window.location.search,
+      document.documentElement.dataset.locale,
+      navigator.languages,
+    ),
   );
   await yieldToMain();
   const services = createAppServices(i18n);

@@ -29,7 +29,9 @@ export function pageHead(name: string, locale: LocaleCode) {
   return {
     lang,
     title:
-      !route || route.name === 'home' ? `${site} — ${t('app.tagline')}` : `${t(route.title)} — ${site}`,
+      !route || route.name === 'home'
+        ? `${site} — ${t('app.tagline')}`
+        : `${t(route.title)} — ${site}`,
     description: t(route?.description ?? 'app.tagline'),
     noscript: t('app.noscript'),
   };

@@ -21,7 +21,7 @@ import { isAdmin } from '@poruch/core';
 import { lazyScreen, matchPath, type LazyScreen, type RouteParams } from './router/index.js';
 
 /** Who may open a route. */
-export type Access = 'everyone' | 'loggedOutOnly' | 'loggedInOnly' | 'adminOnly';
+export type Access = 'everyone' | 'loggedOutOnly' | 'loggedInOnly' | 'adminOnly' | 'superAdminOnly';
 
 export interface RouteDef {
   /** Unique name, given to the screen by `useRoute().name`. */
@@ -90,6 +90,16 @@ export const ROUTES: readonly RouteDef[] = [
     access: 'loggedInOnly',
     localeRule: true,
     title: 'dashboard.title',
+  },
+  // The super administrators' section of the administration (screens/admin/sections.ts),
+  // before the rest of it.
+  {
+    name: 'admin-administrators',
+    path: '/admin/administrators',
+    screen: Admin,
+    access: 'superAdminOnly',
+    localeRule: true,
+    title: 'admin.administrators_title',
   },
   {
     name: 'admin',
@@ -194,7 +204,9 @@ export type AccessDecision =
  * The access rules, in order: wait while the login state is unknown; logged-in users
  * leave logged-out-only routes for home; outside ua the locale rule sends logged-out users home
  * (with the attempted URL, for the notice there);
- * logged-out users opening a logged-in route go to `login?back=<path>`.
+ * logged-out users opening a logged-in route go to `login?back=<path>`; logged-in users who are
+ * not administrators leave the administration for /dashboard, and administrators who are not
+ * super administrators leave a super administrators' section for /admin.
  *
  * @param url the attempted path with its query, for `back`.
  */
@@ -210,9 +222,11 @@ export function decideAccess(
   if (route.access === 'loggedOutOnly' && loggedIn) return { kind: 'redirect', to: '/' };
   if (route.localeRule && locale !== 'ua' && !loggedIn)
     return { kind: 'redirect', to: '/', onlyInUkrainian: url };
-  if ((route.access === 'loggedInOnly' || route.access === 'adminOnly') && !loggedIn)
-    return { kind: 'redirect', to: `/login?back=${encodeURIComponent(url)}` };
-  if (route.access === 'adminOnly' && !isAdmin(auth.account))
-    return { kind: 'redirect', to: '/dashboard' };
+  if (route.access === 'loggedOutOnly') return { kind: 'allow' };
+  if (!loggedIn) return { kind: 'redirect', to: `/login?back=${encodeURIComponent(url)}` };
+  const admin = route.access === 'adminOnly' || route.access === 'superAdminOnly';
+  if (admin && !isAdmin(auth.account)) return { kind: 'redirect', to: '/dashboard' };
+  if (route.access === 'superAdminOnly' && !auth.account?.isSuper)
+    return { kind: 'redirect', to: '/admin' };
   return { kind: 'allow' };
 }

@@ -41,14 +41,7 @@ export function localeFromCookie(cookieHeader: string | undefined | null): Local
 
 /** The locale a query string asks for with `lang` (`?lang=en_GB`), if it is an interface language. */
 export function localeFromQuery(search: string): LocaleCode | undefined {
-  let value: string | null = null;
-  try {
-    value = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search).get(
-      LOCALE_QUERY_PARAM,
-    );
-  } catch {
-    return undefined;
-  }
+  const value = new URLSearchParams(search).get(LOCALE_QUERY_PARAM);
   return isLocaleCode(value) ? value : undefined;
 }
 

@@ -97,7 +97,9 @@ describe('pages in the visitor’s language', () => {
       expect(res.status).toBe(200);
       expect(lang(res.body)).toBe(want);
       const vary = String(res.headers.vary).split(/,\s*/);
-      expect(vary).toEqual(expect.arrayContaining(['Accept-Encoding', 'Accept-Language', 'Cookie']));
+      expect(vary).toEqual(
+        expect.arrayContaining(['Accept-Encoding', 'Accept-Language', 'Cookie']),
+      );
     }
   });
 
@@ -161,7 +163,9 @@ describe('pages in the visitor’s language', () => {
     );
     const url = `${PUBLIC_URL}/services/${owner.serviceId}`;
     const ldOf = (body: string) => {
-      const m = /<script type="application\/ld\+json" id="poruch-jsonld">(.*?)<\/script>/.exec(body);
+      const m = /<script type="application\/ld\+json" id="poruch-jsonld">(.*?)<\/script>/.exec(
+        body,
+      );
       expect(m).not.toBeNull();
       return JSON.parse(m![1]!) as Record<string, unknown>[];
     };
@@ -192,9 +196,9 @@ describe('pages in the visitor’s language', () => {
     expect(ldOf(ua.body)[0]).toMatchObject({ inLanguage: 'uk', url: `${url}?lang=ua` });
     expect(ua.headers.etag).not.toBe(en.headers.etag);
     // Each language's page is kept apart: asked again, each is still in its own language.
-    expect(
-      (await get(`${server.url}/services/${owner.serviceId}?lang=en_GB`)).body,
-    ).toContain('Poland');
+    expect((await get(`${server.url}/services/${owner.serviceId}?lang=en_GB`)).body).toContain(
+      'Poland',
+    );
     expect((await get(`${server.url}/services/${owner.serviceId}`)).body).toContain('Польща');
   });
 

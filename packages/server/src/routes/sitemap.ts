@@ -26,8 +26,7 @@ const escapeXml = (s: string) =>
 const url = (page: string, lastmod?: Date) => {
   const alternates = localeAlternates(page)
     .map(
-      (a) =>
-        `<xhtml:link rel="alternate" hreflang="${a.hreflang}" href="${escapeXml(a.href)}"/>`,
+      (a) => `<xhtml:link rel="alternate" hreflang="${a.hreflang}" href="${escapeXml(a.href)}"/>`,
     )
     .join('');
   const mod = lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : '';

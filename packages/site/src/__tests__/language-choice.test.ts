@@ -46,10 +46,13 @@ describe('the start language', () => {
     ['', null, undefined, ['de-DE', 'en-US'], 'en_GB'],
     ['', null, undefined, ['de-DE'], 'ua'],
     ['', null, 'ru_UA', [], 'ua'],
-  ] as const)('search %j, stored %j, server %j, browser %j: %s', (search, stored, server, langs, want) => {
-    if (stored) localStorage.setItem('locale', stored);
-    expect(startLocale(search, server, langs)).toBe(want);
-  });
+  ] as const)(
+    'search %j, stored %j, server %j, browser %j: %s',
+    (search, stored, server, langs, want) => {
+      if (stored) localStorage.setItem('locale', stored);
+      expect(startLocale(search, server, langs)).toBe(want);
+    },
+  );
 
   it('a ?lang= or a stored choice is written to the cookie, so the next page is served in it', () => {
     localStorage.setItem('locale', 'en_GB');

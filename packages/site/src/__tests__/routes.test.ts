@@ -1,7 +1,8 @@
-import type { Account } from '@poruch/core';
+import type { Account, LocaleCode } from '@poruch/core';
 import { sameOriginPath } from '@poruch/core/lite';
 import { describe, expect, it } from 'vitest';
 import { decideAccess, resolveRoute, ROUTES, type RouteDef } from '../routes.js';
+import { ADMIN_SECTIONS } from '../screens/admin/sections.js';
 
 const route = (name: string): RouteDef => {
   const found = ROUTES.find((r) => r.name === name);
@@ -106,6 +107,58 @@ describe('decideAccess', () => {
     expect(sameOriginPath(back, 'https://poruch.example')).toBe(url);
     expect(resolveRoute(new URL(to, 'https://poruch.example').pathname)?.route.name).toBe('login');
   });
+});
+
+describe('every administration section', () => {
+  const superAdmin = {
+    status: 'logged_in',
+    account: { type: 'ADMIN', isSuper: true } as Account,
+  } as const;
+  const paths = ADMIN_SECTIONS.map((s) =>
+    s.path.replace(':id', 'c0ffee00-0000-4000-8000-000000000001'),
+  );
+  const decide = (
+    path: string,
+    auth: Parameters<typeof decideAccess>[1],
+    locale: LocaleCode = 'ua',
+  ) => {
+    const resolved = resolveRoute(path);
+    if (!resolved) throw new Error(`no route for ${path}`);
+    return decideAccess(resolved.route, auth, locale, `${path}?page=2`);
+  };
+
+  it('lists the audit log and the administrators among the sections', () => {
+    expect(paths).toEqual(
+      expect.arrayContaining(['/admin', '/admin/audit', '/admin/administrators']),
+    );
+  });
+
+  it.each(paths)('%s follows the dashboard rules for visitors and partners', (path) => {
+    expect(decide(path, unknown)).toEqual({ kind: 'wait' });
+    // Logged out: the login, with the way back, exactly as the dashboard does.
+    const back = { kind: 'redirect', to: `/login?back=${encodeURIComponent(`${path}?page=2`)}` };
+    expect(decide(path, loggedOut)).toEqual(back);
+    expect(decide('/dashboard/services', loggedOut)).toEqual({
+      ...back,
+      to: `/login?back=${encodeURIComponent('/dashboard/services?page=2')}`,
+    });
+    // Outside ua the locale rule comes first, as for the dashboard: home.
+    expect(decide(path, loggedOut, 'en_GB')).toMatchObject({ kind: 'redirect', to: '/' });
+    expect(decide('/dashboard', loggedOut, 'en_GB')).toMatchObject({ kind: 'redirect', to: '/' });
+    // Logged in without administrator rights: the dashboard.
+    expect(decide(path, partner)).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(decide(path, superAdmin)).toEqual({ kind: 'allow' });
+  });
+
+  it.each(ADMIN_SECTIONS.map((s) => [s.path, 'superOnly' in s] as const))(
+    '%s is open to administrators unless for super administrators only (%s)',
+    (pattern, superOnly) => {
+      const path = pattern.replace(':id', 'c0ffee00-0000-4000-8000-000000000001');
+      expect(decide(path, admin)).toEqual(
+        superOnly ? { kind: 'redirect', to: '/admin' } : { kind: 'allow' },
+      );
+    },
+  );
 });
 
 describe('a `back` parameter after login', () => {

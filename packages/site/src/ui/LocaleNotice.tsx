@@ -14,9 +14,13 @@ import './localeNotice.css';
 export default function LocaleNotice({ wanted, onClose }: { wanted: string; onClose: () => void }) {
   const { t } = useApp();
   const titleId = useId();
-  // The region is in the page first and its text follows, so screen readers announce it.
+  // The region is in the page first and its text follows a frame later, so screen readers
+  // announce it.
   const [shown, setShown] = useState(false);
-  useEffect(() => setShown(true), []);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setShown(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
   return (
     <section className="locale-notice" aria-labelledby={titleId} data-testid="locale-notice">
       <Notice kind="info">
@@ -27,11 +31,7 @@ export default function LocaleNotice({ wanted, onClose }: { wanted: string; onCl
             </p>
             <p>{t('locale_notice.text')}</p>
             <div className="locale-notice__actions">
-              <button
-                type="button"
-                className="button"
-                onClick={() => switchLanguage('ua', wanted)}
-              >
+              <button type="button" className="button" onClick={() => switchLanguage('ua', wanted)}>
                 {t('locale_notice.switch')}
               </button>
               <button type="button" className="button button--secondary" onClick={onClose}>
