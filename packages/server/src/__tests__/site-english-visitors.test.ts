@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedIn, partner } from './helpers/actors.js';
+import { rawGet } from './helpers/rawGet.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -14,22 +14,11 @@ import { startTestServer, type TestServer } from './helpers/server.js';
  * its JSON-LD in the page's language, and the sitemap lists every page in both languages.
  */
 
-function get(url: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>(
-    (resolve, reject) => {
-      http
-        .get(url, { headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const raw = Buffer.concat(chunks);
-            const body = res.headers['content-encoding'] === 'br' ? brotliDecompressSync(raw) : raw;
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body.toString() });
-          });
-        })
-        .on('error', reject);
-    },
-  );
+/** A GET over node:http with a brotli body decoded. */
+async function get(url: string, headers: Record<string, string> = {}) {
+  const res = await rawGet(url, headers);
+  const br = res.headers['content-encoding'] === 'br';
+  return { ...res, body: (br ? brotliDecompressSync(res.body) : res.body).toString() };
 }
 
 const page = (name: string, lang: string) =>
