@@ -188,12 +188,7 @@ export class Gazetteer {
   }
 
   private lookup(key: string, country: string | undefined): Place[] {
-    const keys = [key];
-    if (hasCyrillic(key)) {
-      // The Ukrainian Г stands for both H and G in foreign names ("Гданськ" is Gdańsk).
-      const latin = transliterateUkrainian(key);
-      keys.push(latin, latin.replace(/h/g, 'g'), latin.replace(/kh/g, 'h'));
-    }
+    const keys = spellings(key);
     const inCountry = (list: Place[] | undefined) =>
       (list ?? []).filter((p) => !country || p.city.country === country);
     for (const k of keys) {
@@ -226,11 +221,7 @@ export class Gazetteer {
   }
 
   private byPrefix(prefix: string, country: string | undefined): AddressDetails[] {
-    const prefixes = [prefix];
-    if (hasCyrillic(prefix)) {
-      const latin = transliterateUkrainian(prefix);
-      prefixes.push(latin, latin.replace(/h/g, 'g'));
-    }
+    const prefixes = spellings(prefix);
     const keys = (this.sortedKeys ??= [
       ...new Set([...this.byName.keys(), ...this.aliases.keys()]),
     ].sort());
@@ -353,6 +344,16 @@ export class Gazetteer {
       source: 'gazetteer',
     };
   }
+}
+
+/**
+ * The ways a key may be written in the index: itself, and for Ukrainian Cyrillic its national
+ * transliteration, where Г stands for both H and G in foreign names ("Гданськ" is Gdańsk).
+ */
+function spellings(key: string): string[] {
+  if (!hasCyrillic(key)) return [key];
+  const latin = transliterateUkrainian(key);
+  return [key, latin, latin.replace(/h/g, 'g'), latin.replace(/kh/g, 'h')];
 }
 
 /** Countries whose places are named with their state's code: "Paris, TX, US". */
