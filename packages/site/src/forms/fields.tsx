@@ -61,7 +61,7 @@ export function FieldFrame({
 export interface TextFieldProps extends FieldBase {
   value: string;
   onChange: (value: string) => void;
-  type?: 'text' | 'email' | 'password' | 'tel' | 'url' | 'search';
+  type?: 'text' | 'email' | 'password' | 'tel' | 'url' | 'search' | 'date';
   autoComplete?: string;
   /** Renders a text area of this many rows. */
   rows?: number;

@@ -21,6 +21,8 @@ import {
   accountSchema,
   accountSignUpSchema,
   adminCreateSchema,
+  adminRoleSchema,
+  auditQuerySchema,
   campaignInputSchema,
   campaignSchema,
   createI18n,
@@ -170,6 +172,8 @@ describe('resources', () => {
       reportSchema,
       campaignInputSchema,
       campaignSchema,
+      auditQuerySchema,
+      adminRoleSchema,
     ];
     const names = new Set<string>();
     for (const s of schemas) fieldNames(s as z.ZodType, names);

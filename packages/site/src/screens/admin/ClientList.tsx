@@ -14,6 +14,7 @@ import { StateView } from '../../forms/Notice.js';
 import { useResource } from '@poruch/widgets';
 import { Link, useQuery } from '../../router/index.js';
 import { adminApi } from './adminApi.js';
+import { Pager } from './Pager.js';
 
 const FILTERS = ['status', 'country', 'category', 'isPartner'] as const;
 
@@ -51,8 +52,6 @@ export function ClientList() {
   const list = useResource((signal) => adminApi(api).services(params, signal), [key]);
 
   const countries = useMemo(() => getCountries(t, locale), [t, locale]);
-  const page = Number(query.get('page') ?? '1');
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.pageSize)) : 1;
 
   return (
     <>
@@ -169,27 +168,11 @@ export function ClientList() {
               ))}
             </tbody>
           </table>
-          {pages > 1 && (
-            <nav className="pager" aria-label={t('admin.list_title')}>
-              <button
-                type="button"
-                className="button button--secondary button--small"
-                disabled={page <= 1}
-                onClick={() => setQuery({ page: page - 1 > 1 ? page - 1 : null })}
-              >
-                {t('common.previous')}
-              </button>
-              <span>{t('common.page_of', { page, pages })}</span>
-              <button
-                type="button"
-                className="button button--secondary button--small"
-                disabled={page >= pages}
-                onClick={() => setQuery({ page: page + 1 })}
-              >
-                {t('common.next')}
-              </button>
-            </nav>
-          )}
+          <Pager
+            total={list.data.total}
+            pageSize={list.data.pageSize}
+            label={t('admin.list_title')}
+          />
         </>
       )}
     </>

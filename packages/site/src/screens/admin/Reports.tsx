@@ -5,6 +5,7 @@ import { StateView } from '../../forms/Notice.js';
 import { useResource } from '@poruch/widgets';
 import { Link, useQuery } from '../../router/index.js';
 import { adminApi } from './adminApi.js';
+import { Pager, usePage } from './Pager.js';
 
 /** Reports by status; a new one is resolved after a close confirmation. */
 export function Reports() {
@@ -14,7 +15,7 @@ export function Reports() {
   const raw = query.get('status');
   // New reports first: that is the work to do.
   const status: ReportStatus | '' = raw === 'all' ? '' : raw === 'resolved' ? 'resolved' : 'new';
-  const page = Number(query.get('page') ?? '1');
+  const page = usePage();
   const list = useResource((signal) => admin.reports(status, page, signal), [status, page]);
 
   const resolve = async (id: string) => {
@@ -102,28 +103,8 @@ export function Reports() {
           ))}
         </ul>
       )}
-      {list.status === 'ready' && list.data.total > list.data.pageSize && (
-        <nav className="pager" aria-label={t('reports.title')}>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            disabled={page <= 1}
-            onClick={() => setQuery({ page: page > 2 ? page - 1 : null })}
-          >
-            {t('common.previous')}
-          </button>
-          <span>
-            {t('common.page_of', { page, pages: Math.ceil(list.data.total / list.data.pageSize) })}
-          </span>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            disabled={page * list.data.pageSize >= list.data.total}
-            onClick={() => setQuery({ page: page + 1 })}
-          >
-            {t('common.next')}
-          </button>
-        </nav>
+      {list.status === 'ready' && (
+        <Pager total={list.data.total} pageSize={list.data.pageSize} label={t('reports.title')} />
       )}
     </>
   );

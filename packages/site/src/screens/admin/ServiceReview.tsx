@@ -49,7 +49,11 @@ export function ServiceReview({ id }: { id: string }) {
     e.preventDefault();
     const body = form.validate(declineSchema);
     if (!body) return;
-    const answer = await confirm({ message: t('admin.confirm_decline', { name: s.name }) });
+    const answer = await confirm({
+      message: t('admin.confirm_decline', { name: s.name }),
+      acceptLabel: t('admin.decline'),
+      danger: true,
+    });
     if (answer !== 'accept') return;
     const done = await form.run(() =>
       act(() => admin.decline(s.id, body.reason), 'success.service_declined'),

@@ -1,6 +1,10 @@
 import type {
+  Account,
   AdminCreate,
   AdminCreated,
+  AdminRole,
+  AdministratorList,
+  AuditEntry,
   AdminService,
   ApiClient,
   Campaign,
@@ -10,6 +14,14 @@ import type {
   ReportStatus,
   ServicePage,
 } from '@poruch/core';
+
+/** A page of `GET admin/audit`. */
+export interface AuditPage {
+  items: AuditEntry[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
 
 /** A page of `GET admin/services`: administrators see every status and the owner. */
 type AdminServicePage = Omit<ServicePage, 'items'> & { items: AdminService[] };
@@ -41,5 +53,11 @@ export function adminApi(api: ApiClient) {
     campaign: (id: string) => api.get<Campaign>(`admin/campaigns/${id}`),
     addAdministrator: (input: AdminCreate) =>
       api.send<AdminCreated>('POST', 'admin/administrators', input),
+    administrators: (signal?: AbortSignal) =>
+      api.get<AdministratorList>('admin/administrators', signal ? { signal } : {}),
+    setRole: (id: string, role: AdminRole) =>
+      api.send<Account>('PUT', `admin/administrators/${id}/role`, { role }),
+    audit: (query: Record<string, string>, signal?: AbortSignal) =>
+      api.get<AuditPage>('admin/audit', { query, ...(signal ? { signal } : {}) }),
   };
 }

@@ -1,31 +1,49 @@
-import { selectIsSuperAdmin } from '@poruch/core';
-import { useAuth } from '../../app/context.js';
-import { matchPath, Navigate, useRoute } from '../../router/index.js';
+import { matchPath, Navigate, useLocation } from '../../router/index.js';
 import { DashboardLayout } from '../dashboard/index.js';
 import { Administrators } from './Administrators.js';
+import { AuditLog } from './AuditLog.js';
 import { Campaigns } from './Campaigns.js';
 import { ClientList } from './ClientList.js';
 import { Reports } from './Reports.js';
 import { ServiceReview } from './ServiceReview.js';
+import { ADMIN_SECTIONS } from './sections.js';
 import '../../forms/forms.css';
 import '../dashboard/dashboard.css';
+import './admin.css';
 
 /**
- * Administration (`/admin/*`, administrators only): the client and partner list (`/admin`),
- * review of a service (`/admin/services/:id`), reports, the e-mail sender, and add administrator
- * for super administrators.
+ * Administration (`/admin/*`, administrators only): the sections of `sections.ts`. Who may open
+ * which is the route table's business (routes.tsx); an unknown path goes to the list.
  */
 export default function AdminScreen() {
-  const rest = `/${useRoute().params['*'] ?? ''}`;
-  const isSuper = useAuth(selectIsSuperAdmin);
-  const review = matchPath('/services/:id', rest);
-  let section;
-  if (review?.id) section = <ServiceReview key={review.id} id={review.id} />;
-  else if (rest === '/reports') section = <Reports />;
-  else if (rest === '/campaigns') section = <Campaigns />;
-  else if (rest === '/administrators')
-    section = isSuper ? <Administrators /> : <Navigate to="/admin" />;
-  else if (rest === '/') section = <ClientList />;
-  else section = <Navigate to="/admin" />;
-  return <DashboardLayout screen="admin">{section}</DashboardLayout>;
+  const { path } = useLocation();
+  const found = ADMIN_SECTIONS.map((section) => ({
+    section,
+    params: matchPath(section.path, path),
+  })).find((m) => m.params !== null);
+  const params = found?.params ?? {};
+  let content;
+  switch (found?.section.name) {
+    case 'clients':
+      content = <ClientList />;
+      break;
+    case 'review':
+      content = <ServiceReview key={params.id} id={params.id!} />;
+      break;
+    case 'reports':
+      content = <Reports />;
+      break;
+    case 'campaigns':
+      content = <Campaigns />;
+      break;
+    case 'audit':
+      content = <AuditLog />;
+      break;
+    case 'administrators':
+      content = <Administrators />;
+      break;
+    default:
+      content = <Navigate to="/admin" />;
+  }
+  return <DashboardLayout screen="admin">{content}</DashboardLayout>;
 }

@@ -1,6 +1,7 @@
 import { selectIsAdmin, selectIsSuperAdmin } from '@poruch/core';
 import { useAuth, useT } from '../../app/context.js';
-import { Link, useLocation } from '../../router/index.js';
+import { Link, matchPath, useLocation } from '../../router/index.js';
+import { ADMIN_SECTIONS } from '../admin/sections.js';
 
 interface NavItem {
   to: string;
@@ -22,34 +23,27 @@ export function DashboardNav() {
     { to: '/dashboard', label: t('account.title') },
     { to: '/dashboard/services', label: t('account.my_services'), prefix: true },
   ];
+  // A section with a parameter (a service's review) shows only while it is open.
   const admin: NavItem[] = isAdmin
-    ? [
-        { to: '/admin', label: t('admin.list_title') },
-        { to: '/admin/services', label: t('admin.review_title'), prefix: true },
-        { to: '/admin/reports', label: t('admin.reports') },
-        { to: '/admin/campaigns', label: t('admin.email_sender') },
-        ...(isSuper
-          ? [{ to: '/admin/administrators', label: t('admin.administrators_title') }]
-          : []),
-      ]
+    ? ADMIN_SECTIONS.filter(
+        (s) => (!('superOnly' in s) || isSuper) && (!('menu' in s) || matchPath(s.path, path)),
+      ).map((s) => ({ to: 'menu' in s ? path : s.path, label: t(s.label) }))
     : [];
   const current = (item: NavItem) =>
     path === item.to || (item.prefix === true && path.startsWith(`${item.to}/`));
   const list = (nav: NavItem[]) => (
     <ul className="dash-nav__list">
-      {nav
-        .filter((i) => i.to !== '/admin/services' || path.startsWith('/admin/services/'))
-        .map((item) => (
-          <li key={item.to}>
-            <Link
-              to={item.to}
-              className="dash-nav__link"
-              aria-current={current(item) ? 'page' : undefined}
-            >
-              {item.label}
-            </Link>
-          </li>
-        ))}
+      {nav.map((item) => (
+        <li key={item.to}>
+          <Link
+            to={item.to}
+            className="dash-nav__link"
+            aria-current={current(item) ? 'page' : undefined}
+          >
+            {item.label}
+          </Link>
+        </li>
+      ))}
     </ul>
   );
   return (
