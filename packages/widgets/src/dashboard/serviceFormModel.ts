@@ -274,8 +274,9 @@ export function validateRegistration(
     termsAgreed,
   });
   const extra = [...addressErrors];
-  // The schema checks the match only once every field is valid; say it at once.
-  if (!parsed.success && account.confirmPassword !== account.password)
+  // The schema checks the match only once every field is valid; say it at once. An empty
+  // confirmation is the schema's "required", not a mismatch.
+  if (!parsed.success && account.confirmPassword && account.confirmPassword !== account.password)
     extra.push({ field: 'account.confirmPassword', key: VALIDATION_KEYS.passwordsMustMatch });
   return checked(parsed, extra, service, 'service');
 }
