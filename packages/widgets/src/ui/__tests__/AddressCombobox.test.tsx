@@ -2,7 +2,8 @@ import { act, cleanup, render } from '@testing-library/react';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApi, type AddressDetails } from '@poruch/core/lite';
+import type { AddressDetails } from '@poruch/core';
+import { createApi } from '@poruch/core/lite';
 import { apiServerForSuite } from '../../__tests__/helpers/apiServer.js';
 import {
   fetchAddressSuggestions,
