@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createI18n } from '@poruch/core';
-import { act, createElement } from 'react';
+import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppProvider } from '../../app/context.js';
@@ -21,7 +21,11 @@ beforeEach(async () => {
   document.body.append(host);
   root = createRoot(host);
   await act(() =>
-    root.render(createElement(AppProvider, { services }, createElement(ConfirmDialog))),
+    root.render(
+      <AppProvider services={services}>
+        <ConfirmDialog />
+      </AppProvider>,
+    ),
   );
 });
 afterEach(() => {
