@@ -130,8 +130,9 @@ describe('the route rules of every administration section', () => {
     }
     await visitor.context().close();
 
+    // The unit tests (routes.test.ts) hold every section to every rule; here the browser.
     const partnerPage = await (await newContext(partner)).newPage();
-    for (const path of SECTIONS) {
+    for (const path of ['/admin/audit', '/admin/administrators']) {
       await open(partnerPage, path);
       await expect.poll(() => where(partnerPage), POLL).toBe('/dashboard');
     }
@@ -140,7 +141,7 @@ describe('the route rules of every administration section', () => {
     await partnerPage.context().close();
 
     const adminPage = await (await newContext(plain)).newPage();
-    for (const path of SECTIONS) {
+    for (const path of ['/admin/audit', '/admin/administrators']) {
       await open(adminPage, path);
       const expected = path === '/admin/administrators' ? '/admin' : path;
       await expect.poll(() => where(adminPage), POLL).toBe(expected);

@@ -63,7 +63,8 @@ export function Administrators() {
             : 'admin.remove_rights',
       ),
       rejectLabel: t('common.cancel'),
-      danger: role !== 'super',
+      // Rights over the whole product change hands: each change is asked in the danger style.
+      danger: true,
     });
     if (answer !== 'accept') return;
     setBusy(who.id);

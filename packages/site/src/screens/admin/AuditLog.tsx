@@ -34,7 +34,8 @@ function dayStart(day: string, next = false): string | undefined {
 }
 
 /** A text filter typed in a field: the URL follows the typing after a pause. */
-function useTypedFilter(name: 'actor' | 'target') {
+function TypedFilter({ name, errors }: { name: 'actor' | 'target'; errors: string[] }) {
+  const { t } = useApp();
   const [query, setQuery] = useQuery();
   const inUrl = query.get(name) ?? '';
   const [typed, setTyped] = useState(inUrl);
@@ -53,7 +54,18 @@ function useTypedFilter(name: 'actor' | 'target') {
     );
     return () => clearTimeout(timer);
   }, [typed, inUrl, name, setQuery]);
-  return [typed, setTyped] as const;
+  return (
+    <TextField
+      id={`audit-${name}`}
+      type="search"
+      label={t(`audit.${name}`)}
+      hint={t(`audit.${name}_hint`)}
+      value={typed}
+      onChange={setTyped}
+      maxLength={LIMITS.searchQueryMax}
+      errors={errors}
+    />
+  );
 }
 
 /** What an entry acted on: the service (a link to its review), account, report or campaign. */
@@ -88,8 +100,6 @@ export function AuditLog() {
   const { t, api, locale } = useApp();
   const [query, setQuery] = useQuery();
   const page = usePage();
-  const [actor, setActor] = useTypedFilter('actor');
-  const [target, setTarget] = useTypedFilter('target');
   const value = (name: Filter) => query.get(name) ?? '';
   const active = FILTERS.filter((f) => value(f));
 
@@ -163,42 +173,19 @@ export function AuditLog() {
             options={AUDIT_TARGET_TYPES.map((k) => ({ value: k, label: t(`audit.type.${k}`) }))}
             errors={errorsOf('targetType')}
           />
-          <TextField
-            id="audit-actor"
-            type="search"
-            label={t('audit.actor')}
-            hint={t('audit.actor_hint')}
-            value={actor}
-            onChange={setActor}
-            maxLength={LIMITS.searchQueryMax}
-            errors={errorsOf('actor')}
-          />
-          <TextField
-            id="audit-target"
-            type="search"
-            label={t('audit.target')}
-            hint={t('audit.target_hint')}
-            value={target}
-            onChange={setTarget}
-            maxLength={LIMITS.searchQueryMax}
-            errors={errorsOf('target')}
-          />
-          <TextField
-            id="audit-from"
-            type="date"
-            label={t('audit.from')}
-            value={value('from')}
-            onChange={set('from')}
-            errors={errorsOf('from')}
-          />
-          <TextField
-            id="audit-to"
-            type="date"
-            label={t('audit.to')}
-            value={value('to')}
-            onChange={set('to')}
-            errors={errorsOf('to')}
-          />
+          <TypedFilter name="actor" errors={errorsOf('actor')} />
+          <TypedFilter name="target" errors={errorsOf('target')} />
+          {(['from', 'to'] as const).map((name) => (
+            <TextField
+              key={name}
+              id={`audit-${name}`}
+              type="date"
+              label={t(`audit.${name}`)}
+              value={value(name)}
+              onChange={set(name)}
+              errors={errorsOf(name)}
+            />
+          ))}
         </div>
       </form>
       {request.query && list.status === 'loading' && <StateView state="loading" />}

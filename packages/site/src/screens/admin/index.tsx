@@ -1,4 +1,5 @@
-import { matchPath, Navigate, useLocation } from '../../router/index.js';
+import type { ReactNode } from 'react';
+import { matchPath, Navigate, useLocation, type RouteParams } from '../../router/index.js';
 import { DashboardLayout } from '../dashboard/index.js';
 import { Administrators } from './Administrators.js';
 import { AuditLog } from './AuditLog.js';
@@ -6,10 +7,20 @@ import { Campaigns } from './Campaigns.js';
 import { ClientList } from './ClientList.js';
 import { Reports } from './Reports.js';
 import { ServiceReview } from './ServiceReview.js';
-import { ADMIN_SECTIONS } from './sections.js';
+import { ADMIN_SECTIONS, type AdminSection } from './sections.js';
 import '../../forms/forms.css';
 import '../dashboard/dashboard.css';
 import './admin.css';
+
+/** The screen of each section. */
+const SCREENS: Record<AdminSection['name'], (params: RouteParams) => ReactNode> = {
+  clients: () => <ClientList />,
+  review: (params) => <ServiceReview key={params.id} id={params.id!} />,
+  reports: () => <Reports />,
+  campaigns: () => <Campaigns />,
+  audit: () => <AuditLog />,
+  administrators: () => <Administrators />,
+};
 
 /**
  * Administration (`/admin/*`, administrators only): the sections of `sections.ts`. Who may open
@@ -21,29 +32,10 @@ export default function AdminScreen() {
     section,
     params: matchPath(section.path, path),
   })).find((m) => m.params !== null);
-  const params = found?.params ?? {};
-  let content;
-  switch (found?.section.name) {
-    case 'clients':
-      content = <ClientList />;
-      break;
-    case 'review':
-      content = <ServiceReview key={params.id} id={params.id!} />;
-      break;
-    case 'reports':
-      content = <Reports />;
-      break;
-    case 'campaigns':
-      content = <Campaigns />;
-      break;
-    case 'audit':
-      content = <AuditLog />;
-      break;
-    case 'administrators':
-      content = <Administrators />;
-      break;
-    default:
-      content = <Navigate to="/admin" />;
-  }
+  const content = found ? (
+    SCREENS[found.section.name](found.params ?? {})
+  ) : (
+    <Navigate to="/admin" />
+  );
   return <DashboardLayout screen="admin">{content}</DashboardLayout>;
 }
