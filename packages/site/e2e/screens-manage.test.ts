@@ -176,9 +176,10 @@ describe('admin', () => {
     const context = await browser.newContext({
       viewport: { width: 1280, height: 800 },
       bypassCSP: true,
-      // A browser locale that is neither interface language: dates must follow the app's
-      // language, not this. The time zone is this process's, so the test can format the same.
-      locale: 'en-US',
+      // A browser locale that is neither interface language (so the site starts in Ukrainian):
+      // dates must follow the app's language, not this. The time zone is this process's, so the
+      // test can format the same.
+      locale: 'de-DE',
       timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone,
     });
     await context.addInitScript(() => {

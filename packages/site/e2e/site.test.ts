@@ -574,7 +574,12 @@ describe('SEO and the sitemap', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/xml/);
     const xml = await res.text();
-    expect(xml).toContain(`<loc>${server.baseUrl}/about</loc>`);
+    // Each page in both languages, naming the other and the plain address.
+    expect(xml).toContain(`<loc>${server.baseUrl}/about?lang=ua</loc>`);
+    expect(xml).toContain(`<loc>${server.baseUrl}/about?lang=en_GB</loc>`);
+    expect(xml).toContain(
+      `<xhtml:link rel="alternate" hreflang="x-default" href="${server.baseUrl}/about"/>`,
+    );
     expect((xml.match(/\/services\//g) ?? []).length).toBeGreaterThan(100);
     const robots = await (await fetch(`${server.baseUrl}/robots.txt`)).text();
     expect(robots).toContain(`Sitemap: ${server.baseUrl}/sitemap.xml`);
