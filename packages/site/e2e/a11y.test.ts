@@ -8,7 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, startServer, type RunningServer } from './fixtures/index.js';
-import { seriousViolations, ua } from './helpers/screens.js';
+import { openApp, seriousViolations, ua } from './helpers/screens.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -47,16 +47,7 @@ async function newPage({ width = 1280, decided = true }: PageOptions = {}): Prom
   return page;
 }
 
-async function open(page: Page, url: string): Promise<void> {
-  await page.goto(`${server.baseUrl}${url}`);
-  await page.locator('.app').waitFor();
-  await page.waitForFunction(
-    () =>
-      (
-        window as unknown as { __poruch?: { auth: { getState(): { status: string } } } }
-      ).__poruch?.auth.getState().status !== 'unknown' && !document.querySelector('.page-loading'),
-  );
-}
+const open = (page: Page, url: string) => openApp(page, `${server.baseUrl}${url}`);
 
 const SCREENS: { name: string; url: string; ready: string }[] = [
   { name: 'home', url: '/', ready: '[data-testid="results"], .empty' },

@@ -17,7 +17,15 @@ import {
   startServer,
   type RunningServer,
 } from './fixtures/index.js';
-import { POLL, apiCall, exactLabel, loginUi, registerPartner, screen } from './helpers/screens.js';
+import {
+  POLL,
+  apiCall,
+  exactLabel,
+  loginUi,
+  openApp,
+  registerPartner,
+  screen,
+} from './helpers/screens.js';
 
 const T = { ua: translator(createI18n('ua')), en_GB: translator(createI18n('en_GB')) };
 const PARTNER = { email: 'wording@poruch.test', password: 'wording-pass-42' };
@@ -83,14 +91,7 @@ const HOME_READY = '[data-testid="results"], .empty';
 
 /** Waits until the app knows the login state and the screen's data has arrived. */
 async function open(page: Page, url: string): Promise<void> {
-  await page.goto(`${server.baseUrl}${url}`);
-  await page.locator('.app').waitFor();
-  await page.waitForFunction(
-    () =>
-      (
-        window as unknown as { __poruch?: { auth: { getState(): { status: string } } } }
-      ).__poruch?.auth.getState().status !== 'unknown' && !document.querySelector('.page-loading'),
-  );
+  await openApp(page, `${server.baseUrl}${url}`);
   await page
     .locator(url.startsWith('/?') || url === '/' ? HOME_READY : 'h1')
     .first()
@@ -198,7 +199,7 @@ describe('no placeholder left on any screen', () => {
         );
       }
       expect(found).toEqual([]);
-    }, 150_000);
+    }, 240_000);
   }
 
   it('finds a leftover placeholder when there is one', async () => {

@@ -67,6 +67,18 @@ export async function newPage(browser: Browser, width: 375 | 1280 = 1280): Promi
   return page;
 }
 
+/** Opens `url` and waits until the app knows the login state and the screen has loaded. */
+export async function openApp(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.locator('.app').waitFor();
+  await page.waitForFunction(
+    () =>
+      (
+        window as unknown as { __poruch?: { auth: { getState(): { status: string } } } }
+      ).__poruch?.auth.getState().status !== 'unknown' && !document.querySelector('.page-loading'),
+  );
+}
+
 /** Waits for a lazy screen to render. */
 export async function screen(page: Page, name: string): Promise<void> {
   await page.locator(`[data-screen="${name}"]`).first().waitFor();
