@@ -28,6 +28,9 @@ const NAME = 'Салон <b>«Коса»</b> & (Ко)';
 const ADDRESS = 'ul. Marszałkowska 10 <img src=x onerror="window.__xss=1">, Warszawa';
 const AT = { lat: 52.2297, lng: 21.0122 };
 
+/** A 1×1 PNG: the tile the map server answers when the test lets tiles load. */
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==';
 const ANDROID =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
 const IPHONE =
@@ -82,8 +85,12 @@ describe('profile location', () => {
     } finally {
       await database.close();
     }
-    // The default tiles (OpenStreetMap): every context below makes them fail.
-    server = await startServer({ dataDir, env: { SEED_DEMO: 'false' } });
+    // OpenStreetMap's tiles (the fixture's default is none): the contexts below make them fail,
+    // or answer them.
+    server = await startServer({
+      dataDir,
+      env: { SEED_DEMO: 'false', TILE_URL: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' },
+    });
     browser = await launched;
   }, 120_000);
   afterAll(async () => {
@@ -92,7 +99,7 @@ describe('profile location', () => {
   });
 
   /** A context whose map tiles fail, with the cookie choice made. */
-  async function context(options: { userAgent?: string; width?: number } = {}) {
+  async function context(options: { userAgent?: string; width?: number; tiles?: boolean } = {}) {
     const width = options.width ?? 1280;
     const ctx = await browser.newContext({
       viewport: { width, height: width < 800 ? 812 : 800 },
@@ -101,7 +108,11 @@ describe('profile location', () => {
         ? { userAgent: options.userAgent, isMobile: true, hasTouch: true }
         : {}),
     });
-    await ctx.route(/tile\.openstreetmap\.org/, (route) => route.abort());
+    await ctx.route(/tile\.openstreetmap\.org/, (route) =>
+      options.tiles
+        ? route.fulfill({ contentType: 'image/png', body: Buffer.from(PNG, 'base64') })
+        : route.abort(),
+    );
     await ctx.addInitScript(() => {
       localStorage.setItem('cookies_banner_essentials', 'true');
       localStorage.setItem('cookies_banner_marketing', 'false');
@@ -149,8 +160,9 @@ describe('profile location', () => {
     expect(chunks).toHaveLength(1);
     expect((await box.boundingBox())!.height).toBe(192);
 
-    // The tiles failed and were removed: the base layer's country shapes show under the marker.
-    await expect.poll(() => map.locator('image').count(), { timeout: 10_000 }).toBe(0);
+    // The tiles failed and are not drawn: the base layer's country shapes show under the marker.
+    await page.waitForLoadState('networkidle');
+    expect(await map.locator('image').count()).toBe(0);
     const base = await map.locator('.static-map__base').getAttribute('d');
     expect(base!.length).toBeGreaterThan(1000);
     expect(await location.locator('.profile-location__attribution').count()).toBe(0);
@@ -235,13 +247,23 @@ describe('profile location', () => {
     expect(await link.getAttribute('target')).toBeNull();
     await android.close();
 
-    const iphone = await context({ userAgent: IPHONE, width: 375 });
+    // Here the tiles load: the static map draws them, and their attribution.
+    const iphone = await context({ userAgent: IPHONE, width: 375, tiles: true });
     page = await openProfile(iphone, `/services/${ids.onMap}?lang=en_GB`, NAME);
     link = section(page).getByRole('link', { name: en('profile_location.open_app') });
     const apple = new URL((await link.getAttribute('href'))!);
     expect(apple.origin).toBe('https://maps.apple.com');
     expect(apple.searchParams.get('ll')).toBe('52.2297,21.0122');
     expect(apple.searchParams.get('q')).toBe(NAME);
+    const box = section(page).locator('.profile-location__map');
+    await box.scrollIntoViewIfNeeded();
+    await box.getByText(en('map.attribution')).waitFor();
+    const tiles = await box
+      .locator('image')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('href')));
+    expect(tiles.length).toBeGreaterThan(0);
+    for (const href of tiles)
+      expect(href).toMatch(/^https:\/\/tile\.openstreetmap\.org\/5\/\d+\/\d+\.png$/);
     await iphone.close();
   });
 

@@ -4,7 +4,7 @@
  * load), and a marker at its centre. One SVG, a picture and not a control: a text alternative
  * (`label`), no focusable part. Loaded lazily by ProfileLocation when it comes near the screen.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   BASE_LAYER_SEA,
   BASE_LAYER_STYLE,
@@ -130,8 +130,21 @@ export default function StaticMap({ at, label, tileUrl, attribution }: StaticMap
   const top = cy - HEIGHT / 2;
   const base = useMemo(() => basePath(left, top), [left, top]);
   const tiles = useMemo(() => tilesOf(tileUrl, left, top), [tileUrl, left, top]);
-  const [failed, setFailed] = useState<ReadonlySet<string>>(new Set());
-  const [loaded, setLoaded] = useState(false);
+  // Tiles are loaded first as images and drawn once they have loaded (from the browser's cache):
+  // one that cannot load is never drawn, and the base layer shows there.
+  const [loaded, setLoaded] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => {
+    const images = tiles.map((tile) => {
+      const image = new Image();
+      image.onload = () => setLoaded((done) => new Set(done).add(tile.href));
+      image.src = tile.href;
+      return image;
+    });
+    return () => {
+      for (const image of images) image.onload = null;
+    };
+  }, [tiles]);
+  const shown = tiles.filter((tile) => loaded.has(tile.href));
   return (
     <>
       <svg
@@ -153,21 +166,9 @@ export default function StaticMap({ at, label, tileUrl, attribution }: StaticMap
           strokeLinejoin="round"
           fillRule="evenodd"
         />
-        {tiles
-          .filter((tile) => !failed.has(tile.key))
-          .map((tile) => (
-            <image
-              key={tile.key}
-              href={tile.href}
-              x={tile.x}
-              y={tile.y}
-              width={TILE}
-              height={TILE}
-              onLoad={() => setLoaded(true)}
-              // A tile that cannot load is removed: the base layer under it shows.
-              onError={() => setFailed((f) => new Set(f).add(tile.key))}
-            />
-          ))}
+        {shown.map((tile) => (
+          <image key={tile.key} href={tile.href} x={tile.x} y={tile.y} width={TILE} height={TILE} />
+        ))}
         <g className="static-map__marker" transform={`translate(${WIDTH / 2} ${HEIGHT / 2})`}>
           <path
             d="M0 0C-2-7-11-12-11-21A11 11 0 1 1 11-21C11-12 2-7 0 0Z"
@@ -178,7 +179,7 @@ export default function StaticMap({ at, label, tileUrl, attribution }: StaticMap
           <circle cy="-21" r="4.5" fill="#fff" />
         </g>
       </svg>
-      {loaded && <p className="profile-location__attribution">{attribution}</p>}
+      {shown.length > 0 && <p className="profile-location__attribution">{attribution}</p>}
     </>
   );
 }
