@@ -14,6 +14,8 @@ export const dashboardStyles = /* css */ `
 .vacancy__name { margin: 0; font-size: 16.8px; overflow-wrap: anywhere; }
 .service__head h3 { margin: 0; overflow-wrap: anywhere; }
 .form { display: flex !important; flex-direction: column; gap: var(--_space); }
+/* A field grows along a row (base styles: flex 1 1 180px); in the form's column it is its own height. */
+.form > .field { flex: 0 0 auto; }
 .candidates { display: flex !important; flex-direction: column; gap: 6px; }
 .notice { color: var(--_success); font-weight: 600; }
 .confirm { display: flex !important; flex-wrap: wrap; gap: 8px; align-items: center; }
