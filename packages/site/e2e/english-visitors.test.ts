@@ -11,6 +11,7 @@ import {
   startServer,
   type RunningServer,
 } from './fixtures/index.js';
+import { expectAccessible } from './helpers/screens.js';
 
 /**
  * English visitors: an en-GB browser gets its first screen in English before any script runs, and
@@ -168,7 +169,8 @@ describe('the first paint in the visitor’s language', () => {
 
 describe('pages only in Ukrainian', () => {
   it('home says why, announced, and switches to Ukrainian to open the wanted page', async () => {
-    const page = await (await newContext({ locale: 'en-GB' })).newPage();
+    // bypassCSP: axe-core is injected into the page.
+    const page = await (await newContext({ locale: 'en-GB', bypassCSP: true })).newPage();
     const errors = collectErrors(page);
     for (const path of ['/login', '/reset-password', '/provide-help', '/dashboard/services']) {
       await page.goto(`${server.baseUrl}${path}`);
@@ -181,6 +183,7 @@ describe('pages only in Ukrainian', () => {
       expect(await page.getAttribute('html', 'lang')).toBe('en-GB');
     }
     await live(page);
+    await expectAccessible(page);
     await screenshot(page, 'english-locale-notice');
 
     // Dismissed: gone. Leaving home and coming back: gone too.
