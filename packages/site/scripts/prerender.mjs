@@ -9,6 +9,7 @@
 // - the main stylesheet inlined (one request less before the first paint; 3 KB compressed);
 // - <link rel="modulepreload"> for the route's own chunks (from dist/.vite/manifest.json), so
 //   they download beside the entry chunk instead of after it.
+// dist/pages/index.<locale>.html: the page of a path no route knows, its head in that language;
 // dist/pages/profile-shadow.css and profile-page.css: the profile widget's shadow-root CSS and
 // the profile screen's own stylesheet, with which the server draws an approved service's first
 // screen into the profile page (server plugins/site.ts);
@@ -149,6 +150,12 @@ for (const route of ROUTES) {
     files[locale] = file;
   }
   table.push({ name: route.name, path: route.path, file: files.ua, files });
+}
+// The page of a path no route knows (the app sends it home), in each language: dist/index.html
+// with its head in that language.
+for (const locale of LOCALE_CODES) {
+  const head = pageHead('home', locale);
+  writeFileSync(path.join(outDir, `index.${locale}.html`), localiseHead(template, head, locale));
 }
 writeFileSync(path.join(outDir, 'profile-shadow.css'), SERVICE_SHADOW_CSS);
 writeFileSync(path.join(outDir, 'routes.json'), `${JSON.stringify(table, null, 2)}\n`);

@@ -51,6 +51,15 @@ describe('pages in the visitor’s language', () => {
         files: { ua: `pages/${name}.html`, en_GB: `pages/${name}.en_GB.html` },
       });
     }
+    for (const [code, lang] of [
+      ['ua', 'uk'],
+      ['en_GB', 'en-GB'],
+    ]) {
+      await fs.writeFile(
+        path.join(siteDir, 'pages', `index.${code}.html`),
+        `<!doctype html><html lang="${lang}"><head></head><body><div id="root"></div></body></html>`,
+      );
+    }
     await fs.writeFile(path.join(siteDir, 'pages', 'profile-shadow.css'), '.x{}');
     await fs.writeFile(path.join(siteDir, 'pages', 'profile-page.css'), '.y{}');
     await fs.writeFile(path.join(siteDir, 'pages', 'routes.json'), JSON.stringify(routes));
@@ -81,7 +90,8 @@ describe('pages in the visitor’s language', () => {
     [{ 'accept-language': 'en', cookie: 'locale=ru_UA' }, 'en-GB'],
     [{ cookie: 'mylocale=en_GB' }, 'uk'],
   ])('%j: the page is in %s', async (headers, want) => {
-    for (const url of ['/', '/about', '/dashboard/services']) {
+    // A path no route knows too (the app sends it home).
+    for (const url of ['/', '/about', '/dashboard/services', '/nowhere']) {
       const res = await get(`${server.url}${url}`, headers as Record<string, string>);
       expect(res.status).toBe(200);
       expect(lang(res.body)).toBe(want);

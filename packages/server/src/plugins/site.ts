@@ -289,9 +289,11 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
       const route = routes.find((r) => matchesPattern(r.path, pathname.replace(/\/{2,}/g, '/')));
       // The route's page in the visitor's language (each language's has its own cache entry).
       const locale = pageLocale(request);
-      const routeFile = route ? (route.files?.[locale] ?? route.file) : undefined;
-      const page =
-        routeFile && fs.existsSync(path.join(env.SITE_DIR, routeFile)) ? routeFile : 'index.html';
+      // A path no route knows: index.html with its head in that language.
+      const routeFile = route
+        ? (route.files?.[locale] ?? route.file)
+        : `pages/index.${locale}.html`;
+      const page = fs.existsSync(path.join(env.SITE_DIR, routeFile)) ? routeFile : 'index.html';
       // A profile's LCP is its description, which waits for GET /api/v1/services/:id: the
       // browser starts that call with the page instead of after the scripts. `crossorigin`
       // (same-origin credentials) must match the widget's call (readCredentials, site's
@@ -309,7 +311,7 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
           ? await profilePage(page, profile[1]!, locale)
           : null;
       // A route with one path (home, about...) names its language versions in its head.
-      const fixed = route && page !== 'index.html' && !/[:*]/.test(route.path);
+      const fixed = route && page === routeFile && !/[:*]/.test(route.path);
       return sendPage(
         request,
         reply,
