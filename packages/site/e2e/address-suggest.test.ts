@@ -149,3 +149,48 @@ describe.each(['ua', 'en_GB'] as const)('the address field in %s', (locale) => {
     await close();
   });
 });
+
+describe('the address field of <poruch-dashboard> on the site', () => {
+  it('suggests and takes a place with the keyboard, in a form of fields at their own height', async () => {
+    const t = translator(createI18n('en_GB'));
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      bypassCSP: true,
+    });
+    await registerPartner(
+      context,
+      server.baseUrl,
+      'address-widget@poruch.test',
+      'dobryi-den-42',
+      'Салон',
+    );
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    // A page of the site's origin holding the widget, as a partner's own site would.
+    await page.route(`${server.baseUrl}/widget-host.html`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html lang="en"><body><poruch-dashboard lang="en_GB" api-base="${server.baseUrl}"></poruch-dashboard><script type="module" src="/widgets/v0/poruch.js"></script></body></html>`,
+      }),
+    );
+    await page.goto(`${server.baseUrl}/widget-host.html`);
+    await page.getByRole('button', { name: t('my_services.add_service') }).click();
+    await page.getByLabel(t('field.countryCode')).selectOption('DE');
+    // The name's field (label, input, messages) is as tall as what it holds.
+    const name = await page.getByLabel(t('field.name')).locator('..').boundingBox();
+    expect(name!.height).toBeLessThan(100);
+
+    const input = page.getByRole('combobox', { name: t('field.address') });
+    await input.pressSequentially('Hauptstraße 1, Neus', { delay: 20 });
+    const list = page.getByRole('listbox', { name: t('registration.address_suggestions') });
+    await list.waitFor();
+    const options = await list.getByRole('option').allTextContents();
+    for (let i = 0; i <= options.indexOf(RHINELAND); i++) await input.press('ArrowDown');
+    await screenshot(page, 'address-suggest-widget-en_GB');
+    await input.press('Enter');
+    expect(await input.inputValue()).toBe(`Hauptstraße 1, ${RHINELAND}`);
+    await page.getByText(t('add_service.address_found', { address: RHINELAND })).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
