@@ -63,7 +63,7 @@ describe.each(mountsFor(PoruchDashboard, 'poruch-dashboard'))(
       expect(link.getAttribute('href')).toBe(`${api.url}/login?back=%2Fdashboard`);
       expect(
         within(root)
-          .getByRole('link', { name: 'Open the dashboard on Poruch' })
+          .getByRole('link', { name: 'Open your dashboard on Poruch' })
           .getAttribute('href'),
       ).toBe(`${api.url}/dashboard`);
       await waitFor(() => expect(stateOf(host)).toBe('ready'));
