@@ -442,7 +442,7 @@ describe('screens of a partner and of the administrator', () => {
   );
 
   it(
-    'admin: clients, review of each service, reports, administrators, campaigns',
+    'admin: clients, review of each service, reports, administrators, audit log, campaigns',
     async () => {
       const { context, page, trap } = await trapped(adminApi);
       await page.goto(`${server.baseUrl}/admin`);
@@ -462,10 +462,21 @@ describe('screens of a partner and of the administrator', () => {
       await page.goto(`${server.baseUrl}/admin/reports`);
       await waitForTexts(page, [seeded[seeded.length - 1]!.payload]);
       await expectSafe(page, trap, 'admin reports');
-      // The screen is the form that adds one (names are not listed): nothing may run there.
-      await page.goto(`${server.baseUrl}/admin/administrators`);
-      await page.locator('[data-screen]').first().waitFor();
-      await expectSafe(page, trap, 'admin administrators');
+      // The administrators are listed by their names (a payload each), the audit log names the
+      // services and the declines' reasons.
+      for (const [url, what] of [
+        ['/admin/administrators', 'admin administrators'],
+        ['/admin/audit?action=service.decline', 'admin audit log'],
+      ] as const) {
+        await page.goto(`${server.baseUrl}${url}`);
+        expect(
+          await countShown(
+            page,
+            seeded.map((s) => s.payload),
+          ),
+        ).toBeGreaterThan(0);
+        await expectSafe(page, trap, what);
+      }
       await page.goto(`${server.baseUrl}/admin/campaigns`);
       await expectSafe(page, trap, 'admin campaigns');
       await context.close();
