@@ -245,6 +245,14 @@ describe('the audit log', () => {
       /Missing translation|\b(service|admin)\.[a-z_]+\b/,
     );
     await screenshot(enPage, 'admin-audit-en');
+    // A failed load says so and offers a retry, which loads the page again.
+    const auditCalls = (url: URL) => url.pathname === '/api/v1/admin/audit';
+    await enPage.route(auditCalls, (r) => r.fulfill({ status: 500, body: '{}' }));
+    await enPage.getByRole('button', { name: en('common.previous') }).click();
+    await enPage.getByText(en('dashboard.load_failed')).waitFor();
+    await enPage.unroute(auditCalls);
+    await enPage.getByRole('button', { name: en('common.retry') }).click();
+    await expect.poll(() => enPage.locator('table.audit tbody tr').count(), POLL).toBe(20);
     await enContext.close();
   });
 });
