@@ -86,6 +86,7 @@ describe('GET /api/v1/geocode with the offline gazetteer', () => {
     expect(res.body.status).toBe('ambiguous');
     expect(res.body.candidates.map((c: { displayName: string }) => c.displayName)).toEqual([
       'Neustadt, Rheinland-Pfalz, DE',
+      'Neustadt, Hamburg, DE',
       'Neustadt, Lower Saxony, DE',
     ]);
     const czarna = await geocode(client, 'Czarna', 'PL');

@@ -243,7 +243,6 @@ export class Gazetteer {
         ] as const) {
           for (const { city } of list ?? []) {
             if (country && city.country !== country) continue;
-            if (city.featureCode === 'PPLX') continue;
             // Exact names, then exonyms, then the biggest places.
             const rank = (exact + bonus) * 1e9 + city.population;
             ranked.set(city, Math.max(ranked.get(city) ?? 0, rank));
@@ -255,10 +254,13 @@ export class Gazetteer {
     return this.distinct(order, MAX_SUGGESTIONS).map((c) => this.toDetails(c));
   }
 
-  /** One candidate per distinct city: parts of a city (PPLX) only when nothing else matched. */
+  /**
+   * One candidate per distinct place, the biggest first. Parts of a city (PPLX) are candidates
+   * beside the towns of their name: an address in Hamburg's Neustadt is as likely as one in the
+   * town of Neustadt, so the user chooses.
+   */
   private toResult(found: Place[]): GeocodeResult {
-    const whole = found.filter((p) => p.city.featureCode !== 'PPLX');
-    const places = (whole.length ? whole : found).sort((a, b) => b.population - a.population);
+    const places = [...found].sort((a, b) => b.population - a.population);
     const distinct = this.distinct(
       places.map((p) => p.city),
       MAX_CANDIDATES,
