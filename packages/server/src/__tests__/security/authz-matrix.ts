@@ -178,6 +178,10 @@ export const MATRIX: Record<string, Entry> = {
     cells: PUBLIC,
     call: () => ({ query: { address: 'Warszawa', country: 'PL' } }),
   },
+  'GET /api/v1/geocode/suggest': {
+    cells: PUBLIC,
+    call: () => ({ query: { address: 'Warsz', country: 'PL' } }),
+  },
   'GET /api/v1/unsubscribe': {
     cells: PUBLIC,
     call: (w) => ({ query: { token: w.unsubscribeToken } }),
