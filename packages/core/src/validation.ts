@@ -189,17 +189,21 @@ const hasTextCheck = (schema: z.core.$ZodType): boolean =>
 
 /**
  * The paths of the strings an input schema takes that were not built by text(): every one of
- * them could carry U+0000 or a lone surrogate to the database. A UUID (its format allows only
- * hex digits and dashes) and enums are exempt. The tests walk every input schema and every
- * route's schemas with it and expect none.
+ * them could carry U+0000 or a lone surrogate to the database. Strings of a fixed shape are
+ * exempt: a UUID (hex digits and dashes), an ISO date or date-time (digits, `-`, `:`, `T`, `.`,
+ * `Z`, `+`), and enums. The tests walk every input schema and every route's schemas with it and
+ * expect none.
  */
+const SHAPED_FORMATS = new Set(['uuid', 'date', 'datetime']);
 export function uncheckedTexts(schema: z.core.$ZodType, path = ''): string[] {
   const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
   const walk = (inner: unknown, at = path) => uncheckedTexts(inner as z.core.$ZodType, at);
   const key = (k: string) => (path ? `${path}.${k}` : k);
   switch (def.type) {
     case 'string':
-      return def.format === 'uuid' || hasTextCheck(schema) ? [] : [path || '(value)'];
+      return SHAPED_FORMATS.has(def.format as string) || hasTextCheck(schema)
+        ? []
+        : [path || '(value)'];
     case 'object':
       return [
         ...Object.entries(def.shape as Record<string, unknown>).flatMap(([k, v]) =>
