@@ -42,27 +42,60 @@ interface Ring {
   maxY: number;
 }
 
-let projected: Ring[][] | undefined;
-/** Every polygon of the base layer (outer ring, then holes), projected once. */
-function basePolygons(): Ring[][] {
-  projected ??= baseCountries().features.flatMap((f: BaseCountry) =>
+/** A polygon of the base layer (outer ring, then holes) with its outer ring's bounds. */
+interface Polygon {
+  rings: number[][][];
+  west: number;
+  east: number;
+  south: number;
+  north: number;
+}
+
+let polygons: Polygon[] | undefined;
+/** Every polygon of the base layer with its bounds in degrees, found once. */
+function basePolygons(): Polygon[] {
+  polygons ??= baseCountries().features.flatMap((f: BaseCountry) =>
     (f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.coordinates).map(
-      (polygon) =>
-        polygon.map((ring) => {
-          const points = ring.map(([lng, lat]) => project(lng!, lat!));
-          const xs = points.map((p) => p[0]);
-          const ys = points.map((p) => p[1]);
-          return {
-            points,
-            minX: Math.min(...xs),
-            maxX: Math.max(...xs),
-            minY: Math.min(...ys),
-            maxY: Math.max(...ys),
-          };
-        }),
+      (rings) => {
+        let [west, east, south, north] = [180, -180, 90, -90];
+        for (const [lng, lat] of rings[0]!) {
+          if (lng! < west) west = lng!;
+          if (lng! > east) east = lng!;
+          if (lat! < south) south = lat!;
+          if (lat! > north) north = lat!;
+        }
+        return { rings, west, east, south, north };
+      },
     ),
   );
-  return projected;
+  return polygons;
+}
+
+const projected = new WeakMap<Polygon, Ring[]>();
+/** A polygon's rings in map pixels, projected when first drawn (only those near a map are). */
+function projectedRings(polygon: Polygon): Ring[] {
+  let rings = projected.get(polygon);
+  if (!rings) {
+    rings = polygon.rings.map((ring) => {
+      const points = ring.map(([lng, lat]) => project(lng!, lat!));
+      const xs = points.map((p) => p[0]);
+      const ys = points.map((p) => p[1]);
+      return {
+        points,
+        minX: Math.min(...xs),
+        maxX: Math.max(...xs),
+        minY: Math.min(...ys),
+        maxY: Math.max(...ys),
+      };
+    });
+    projected.set(polygon, rings);
+  }
+  return rings;
+}
+
+/** The latitude of a map pixel row (the inverse of project's y). */
+function latitudeOf(y: number): number {
+  return (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / WORLD_SIZE))) * 180) / Math.PI;
 }
 
 /**
@@ -73,8 +106,16 @@ function basePath(left: number, top: number): string {
   const parts: string[] = [];
   for (const shift of [-WORLD_SIZE, 0, WORLD_SIZE]) {
     const x0 = left + shift;
+    const west = (x0 / WORLD_SIZE) * 360 - 180;
+    const east = ((x0 + WIDTH) / WORLD_SIZE) * 360 - 180;
+    const north = latitudeOf(top);
+    const south = latitudeOf(top + HEIGHT);
     for (const polygon of basePolygons()) {
-      const outer = polygon[0]!;
+      // Far from the box in degrees: not projected at all.
+      if (polygon.east < west || polygon.west > east) continue;
+      if (polygon.north < south || polygon.south > north) continue;
+      const rings = projectedRings(polygon);
+      const outer = rings[0]!;
       if (
         outer.maxX < x0 ||
         outer.minX > x0 + WIDTH ||
@@ -83,7 +124,7 @@ function basePath(left: number, top: number): string {
       ) {
         continue;
       }
-      for (const ring of polygon) {
+      for (const ring of rings) {
         parts.push(
           `M${ring.points.map(([x, y]) => `${(x - x0).toFixed(1)} ${(y - top).toFixed(1)}`).join('L')}Z`,
         );
