@@ -301,6 +301,20 @@ describe('administrators', () => {
       .getByRole('button', { name: ua('admin.demote') })
       .click();
     await screenshot(page, 'admin-administrators-confirm-ua');
+    // At 375 px the long labels wrap: no button sticks out of the dialog.
+    const size = page.viewportSize()!;
+    await page.setViewportSize({ width: 375, height: size.height });
+    const outside = await dialog.evaluate((d) => {
+      const box = d.getBoundingClientRect();
+      return [...d.querySelectorAll('button')]
+        .filter((b) => {
+          const r = b.getBoundingClientRect();
+          return r.left < box.left || r.right > box.right;
+        })
+        .map((b) => b.textContent);
+    });
+    expect(outside).toEqual([]);
+    await page.setViewportSize(size);
     await accept.click();
     await expect.poll(() => row(plain.email).textContent(), POLL).toContain(ua('admin.role_admin'));
 
