@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { services } from '../db/schema.js';
 import { loggedIn, partner } from './helpers/actors.js';
@@ -70,6 +70,44 @@ describe('partner services and vacancies', () => {
     const del = await client.delete(`/api/v1/my/services/${created.body.id}`);
     expect(del.status).toBe(200);
     expect((await client.get('/api/v1/my/services')).body).toHaveLength(1);
+  });
+
+  it('answers 404, not 500, when the row is gone between the ownership check and the update', async () => {
+    const owner = await partner(server);
+    const vacancy = await owner.client.post(
+      `/api/v1/my/services/${owner.serviceId}/vacancies`,
+      vacancyInput,
+    );
+    const db = server.database.db;
+    // A trigger that skips every update: the row is not there for it, as when a second request
+    // of the partner deleted it between the two statements (the fuzz test met that race).
+    await db.execute(
+      sql`CREATE FUNCTION poruch_test_skip() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$`,
+    );
+    for (const table of ['services', 'vacancies']) {
+      await db.execute(
+        sql.raw(
+          `CREATE TRIGGER poruch_test_skip BEFORE UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION poruch_test_skip()`,
+        ),
+      );
+    }
+    try {
+      const answers = [
+        await owner.client.put(`/api/v1/my/services/${owner.serviceId}`, serviceInput()),
+        await owner.client.put(`/api/v1/my/services/${owner.serviceId}/map`, { showOnMap: false }),
+        await owner.client.put(`/api/v1/my/vacancies/${vacancy.body.id}/open`, { isOpen: false }),
+      ];
+      expect(answers.map((res) => [res.status, res.body.errors?.message])).toEqual([
+        [404, 'resource_was_not_found'],
+        [404, 'resource_was_not_found'],
+        [404, 'resource_was_not_found'],
+      ]);
+    } finally {
+      for (const table of ['services', 'vacancies']) {
+        await db.execute(sql.raw(`DROP TRIGGER poruch_test_skip ON ${table}`));
+      }
+      await db.execute(sql`DROP FUNCTION poruch_test_skip()`);
+    }
   });
 
   it('never lets a partner set status, the partner flag, the decline reason or the owner', async () => {

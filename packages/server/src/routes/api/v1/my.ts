@@ -41,6 +41,15 @@ export async function myRoutes(fastify: FastifyInstance) {
     return row;
   };
 
+  /**
+   * The row an UPDATE … RETURNING gave. None when the row was deleted between the ownership check
+   * and the update (a second request of the partner's): 404, as if it had never been found.
+   */
+  const stillThere = <T>(row: T | undefined): T => {
+    if (!row) throw new PoruchError(404, 'resource_was_not_found');
+    return row;
+  };
+
   /** The vacancy and its service, when the service is the account's. */
   const ownedVacancy = async (db: Executor, vacancyId: string, request: FastifyRequest) => {
     const [row] = await db
@@ -66,8 +75,9 @@ export async function myRoutes(fastify: FastifyInstance) {
         .set({ ...values, updatedAt: new Date() })
         .where(eq(vacancies.id, vacancy.id))
         .returning();
+      const changed = stillThere(row);
       await syncHaveVacancy(tx, vacancy.serviceId);
-      return vacancyToApi(row!);
+      return vacancyToApi(changed);
     });
 
   app.addHook('preHandler', app.requireAccount);
@@ -137,9 +147,10 @@ export async function myRoutes(fastify: FastifyInstance) {
         })
         .where(eq(services.id, request.params.id))
         .returning();
+      const changed = stillThere(row);
       // Back to pending: it leaves the map until approved again (a pending one changes nothing).
-      await invalidateMap(app, { id: row!.id, before });
-      return serviceToApi(row!);
+      await invalidateMap(app, { id: changed.id, before });
+      return serviceToApi(changed);
     },
   );
 
@@ -179,8 +190,9 @@ export async function myRoutes(fastify: FastifyInstance) {
         .set({ showOnMap: request.body.showOnMap, updatedAt: new Date() })
         .where(eq(services.id, request.params.id))
         .returning();
-      await invalidateMap(app, { id: row!.id, before });
-      return serviceToApi(row!);
+      const changed = stillThere(row);
+      await invalidateMap(app, { id: changed.id, before });
+      return serviceToApi(changed);
     },
   );
 
