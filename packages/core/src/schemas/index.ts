@@ -10,3 +10,6 @@ export * from './search.js';
 export * from './geocode.js';
 export * from './catalogue.js';
 export * from './accountExport.js';
+export * from './openData.js';
+export * from './duplicates.js';
+export * from './alert.js';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   doublePrecision,
   index,
   integer,
@@ -15,7 +16,13 @@ import {
 import type {
   AccountType,
   AddressDetails,
+  AlertFilters,
+  AlertFrequency,
+  AlertKind,
   CategoryKey,
+  ClaimStatus,
+  DuplicateAnswer,
+  ConfirmationState,
   Experience,
   LocaleCode,
   ReportReason,
@@ -86,9 +93,16 @@ export const services = pgTable(
     isPartner: boolean('is_partner').notNull().default(false),
     status: text('status').$type<ServiceStatus>().notNull().default('pending'),
     declineReason: text('decline_reason'),
+    /** The name's search key, kept by a trigger; duplicate detection compares it (migration 0013). */
+    nameKey: text('name_key').notNull().default(''),
     usedCount: integer('used_count').notNull().default(0),
     originalPlace: text('original_place').notNull().default(''),
     marketingConsent: boolean('marketing_consent').notNull().default(false),
+    /** Yearly re-confirmation (migration 0012, src/reconfirm/). */
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    reconfirmMailedAt: timestamp('reconfirm_mailed_at', { withTimezone: true }),
+    reconfirmRemindedAt: timestamp('reconfirm_reminded_at', { withTimezone: true }),
+    confirmation: text('confirmation').$type<ConfirmationState>().notNull().default('current'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -232,8 +246,83 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_created_idx').on(t.createdAt)],
 );
 
+/**
+ * What a partner said, when adding a service, about an approved lookalike (src/duplicates/):
+ * `mine` is a claim for the administrators (`claimStatus` open, approved or declined), `different`
+ * a note for the reviewer.
+ */
+export const duplicateAnswers = pgTable(
+  'duplicate_answers',
+  {
+    serviceId: uuid('service_id')
+      .notNull()
+      .references(() => services.id, { onDelete: 'cascade' }),
+    candidateId: uuid('candidate_id')
+      .notNull()
+      .references(() => services.id, { onDelete: 'cascade' }),
+    answer: text('answer').$type<DuplicateAnswer>().notNull(),
+    claimStatus: text('claim_status').$type<ClaimStatus>(),
+    resolvedBy: uuid('resolved_by').references(() => accounts.id, { onDelete: 'set null' }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.serviceId, t.candidateId] }),
+    index('duplicate_answers_candidate_idx').on(t.candidateId),
+  ],
+);
+
 /** Server-wide settings kept across restarts (generated secrets, VAPID keys, seed marker). */
 export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+/**
+ * Area alerts: an address subscribed to new results of a search (docs/product.md § Alerts).
+ * Nothing is mailed while `confirmedAt` is null (double opt-in).
+ */
+export const alertSubscriptions = pgTable(
+  'alert_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Lower-case. */
+    email: text('email').notNull(),
+    locale: text('locale').$type<LocaleCode>().notNull(),
+    kind: text('kind').$type<AlertKind>().notNull(),
+    filters: jsonb('filters').$type<AlertFilters>().notNull(),
+    frequency: text('frequency').$type<AlertFrequency>().notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    /** The end of the period last mailed; set to `confirmedAt` on confirmation. */
+    lastDigestAt: timestamp('last_digest_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('alert_subscriptions_email_idx').on(t.email),
+    index('alert_subscriptions_confirmed_frequency_idx')
+      .on(t.frequency, t.lastDigestAt)
+      .where(sql`${t.confirmedAt} IS NOT NULL`),
+    check('alert_subscriptions_locale_check', sql`${t.locale} IN ('ua', 'en_GB')`),
+    check('alert_subscriptions_kind_check', sql`${t.kind} IN ('services', 'vacancies')`),
+    check(
+      'alert_subscriptions_frequency_check',
+      sql`${t.frequency} IN ('instant', 'daily', 'weekly')`,
+    ),
+    check('alert_subscriptions_email_check', sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+/** Each item mailed to a subscription, once (the digests' at-most-once record). */
+export const alertDeliveries = pgTable(
+  'alert_deliveries',
+  {
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => alertSubscriptions.id, { onDelete: 'cascade' }),
+    itemKind: text('item_kind').$type<AlertKind>().notNull(),
+    itemId: uuid('item_id').notNull(),
+    mailedAt: timestamp('mailed_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.subscriptionId, t.itemKind, t.itemId] })],
+);
