@@ -9,6 +9,8 @@
  * `CHROMIUM_PATH` overrides /usr/bin/chromium. `LIGHTHOUSE_RUNS` (default 3) runs each page that
  * many times and reports the median performance score, since one run is noisy on a loaded machine.
  * `LIGHTHOUSE_REPORT_DIR` writes each run's full report there as JSON.
+ * `LIGHTHOUSE_PAGES` (e.g. `profile`) measures only the pages whose name contains one of its
+ * comma-separated words.
  * Exits 1 when a target is missed and `LIGHTHOUSE_STRICT=1` is set; otherwise it only reports.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +36,11 @@ const TARGETS: Record<Category, number> = {
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
 /** `LIGHTHOUSE_REPORT_DIR`: where to write each run's full report (JSON), to read its audits. */
 const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
+
+/** `LIGHTHOUSE_PAGES`: only the pages whose name contains one of these words. */
+const PAGES = process.env.LIGHTHOUSE_PAGES?.split(',')
+  .map((w) => w.trim())
+  .filter(Boolean);
 
 type Scores = Record<Category, number>;
 
@@ -73,7 +80,7 @@ async function main(): Promise<void> {
         name: 'service profile (English)',
         url: `${server.baseUrl}/services/${serviceId}?lang=en_GB`,
       },
-    ];
+    ].filter((p) => !PAGES || PAGES.some((word) => p.name.includes(word)));
     console.log(
       `Lighthouse ${RUNS} run(s) per page, mobile preset; load average ${os
         .loadavg()

@@ -68,14 +68,26 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
  */
 const TEXT_REFUSED = new Set(['22021', '22P05']);
 
-/** The SQLSTATE of a database refusal of text anywhere in an error's cause chain, or null. */
-export function textRefusedCode(error: unknown): string | null {
+/**
+ * SQLSTATE 23503 "foreign key violation": a row the write refers to is not there, deleted by a
+ * concurrent request between the route's check and its write (or never there).
+ */
+const REFERENCE_GONE = new Set(['23503']);
+
+/** The first SQLSTATE of `codes` anywhere in an error's cause chain, or null. */
+function sqlStateOf(error: unknown, codes: ReadonlySet<string>): string | null {
   for (let e = error as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
-    if (typeof e.code === 'string' && TEXT_REFUSED.has(e.code)) return e.code;
+    if (typeof e.code === 'string' && codes.has(e.code)) return e.code;
     e = e.cause as typeof e;
   }
   return null;
 }
+
+/** The SQLSTATE of a database refusal of text anywhere in an error's cause chain, or null. */
+export const textRefusedCode = (error: unknown): string | null => sqlStateOf(error, TEXT_REFUSED);
+
+/** True when the database refused a write because a row it refers to is gone. */
+export const referenceGone = (error: unknown): boolean => !!sqlStateOf(error, REFERENCE_GONE);
 
 /** Turns any thrown value into the catalogue shape (docs/architecture.md, Errors). */
 export function toPoruchError(error: unknown): PoruchError {
@@ -84,6 +96,8 @@ export function toPoruchError(error: unknown): PoruchError {
   if (textRefusedCode(error)) {
     return new PoruchError(400, 'validation_failed', VALIDATION_KEYS.invalidCharacters);
   }
+  // What the request refers to was deleted meanwhile: as if it had never been found.
+  if (referenceGone(error)) return new PoruchError(404, 'resource_was_not_found');
   if (error instanceof z.ZodError) {
     return new PoruchError(400, 'validation_failed', undefined, zodErrorToFieldErrors(error));
   }

@@ -46,13 +46,20 @@ export function accountsRepository(db: Db) {
       return rows[0] ?? null;
     },
 
-    async update(id: string, values: Partial<typeof accounts.$inferInsert>): Promise<AccountRow> {
+    /**
+     * The account after the change; none when it was deleted after the caller read it (its own
+     * second request, or an administrator): callers answer as for an account that is gone.
+     */
+    async update(
+      id: string,
+      values: Partial<typeof accounts.$inferInsert>,
+    ): Promise<AccountRow | undefined> {
       const rows = await db
         .update(accounts)
         .set({ ...values, updatedAt: new Date() })
         .where(eq(accounts.id, id))
         .returning();
-      return rows[0]!;
+      return rows[0];
     },
   };
 }

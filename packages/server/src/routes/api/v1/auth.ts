@@ -45,6 +45,15 @@ const statusSchema = z.object({ status: z.boolean() });
 /** The account of a request that passed requireAccount. */
 const current = (request: FastifyRequest): AccountRow => request.account!;
 
+/**
+ * The account an UPDATE … RETURNING gave. None when it was deleted after this request read it
+ * (a second request of its owner, or an administrator): 401, as for a session that has ended.
+ */
+function signedIn(row: AccountRow | undefined, code = 'unauthorized'): AccountRow {
+  if (!row) throw new PoruchError(401, code);
+  return row;
+}
+
 /** Auth routes (docs/product.md, API calls), registration and credentials change. */
 export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -92,11 +101,14 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
       let row = account;
       if (matched === 'temporary') {
         // The temporary password becomes the password; every other session ends.
-        row = await repo.update(account.id, {
-          passwordHash: account.tempPasswordHash!,
-          tempPasswordHash: null,
-          tempPasswordExpiresAt: null,
-        });
+        row = signedIn(
+          await repo.update(account.id, {
+            passwordHash: account.tempPasswordHash!,
+            tempPasswordHash: null,
+            tempPasswordExpiresAt: null,
+          }),
+          'wrong_user_or_password',
+        );
         await app.sessions.removeAll(account.id);
       }
       // Rotation: a session token that existed before login is never reused.
@@ -126,7 +138,8 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
         response: { 200: accountSchema },
       },
     },
-    async (request) => accountToApi(await repo.update(current(request).id, request.body)),
+    async (request) =>
+      accountToApi(signedIn(await repo.update(current(request).id, request.body))),
   );
 
   app.post(
@@ -149,10 +162,12 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
         const tempPasswordHash = await hashPassword(password);
         // The temporary password and its mail commit together (the outbox delivers it).
         await app.db.transaction(async (tx) => {
-          await accountsRepository(tx as never).update(account.id, {
+          const row = await accountsRepository(tx as never).update(account.id, {
             tempPasswordHash,
             tempPasswordExpiresAt: new Date(Date.now() + env.RESET_PASSWORD_MINUTES * 60_000),
           });
+          // Deleted meanwhile: no mail, and the same answer as for an unknown address.
+          if (!row) return;
           await app.mail.outbox.enqueue(tx, {
             to: account.email,
             locale: account.locale,
@@ -270,7 +285,7 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
       try {
         // The change and the notice to the old address commit together.
         updated = await app.db.transaction(async (tx) => {
-          const row = await accountsRepository(tx as never).update(account.id, changes);
+          const row = signedIn(await accountsRepository(tx as never).update(account.id, changes));
           await app.mail.outbox.enqueue(tx, {
             to: account.email,
             locale: account.locale,

@@ -121,7 +121,9 @@ export async function serviceRoutes(fastify: FastifyInstance) {
               .select({ usedCount: services.usedCount })
               .from(services)
               .where(eq(services.id, id));
-        return { usedCount: updated!.usedCount, counted };
+        // Deleted by its owner since the check above: as if it had never been found.
+        if (!updated) throw new PoruchError(404, 'resource_was_not_found');
+        return { usedCount: updated.usedCount, counted };
       });
     },
   );
