@@ -43,6 +43,10 @@ describe('the built site: caching and precompressed files', () => {
     await fs.rm(siteDir, { recursive: true, force: true });
   });
 
+  it('counts no file of the site among the GET routes without a cache policy (they set their own)', () => {
+    expect(server.app.uncachedGetRoutes).toEqual([]);
+  });
+
   it('serves a content-hashed asset as immutable for a year', async () => {
     const res = await rawGet(`${server.url}/assets/index-AbCd1234.js`);
     expect(res.status).toBe(200);

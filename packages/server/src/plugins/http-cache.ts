@@ -84,7 +84,8 @@ export const CACHE_POLICIES: Record<string, CachePolicy> = {
 
 /**
  * GET routes that serve files and set their own Cache-Control (the OpenAPI UI's assets, the
- * widgets' bundles, the built site); the policy check leaves them out.
+ * widgets' bundles); the policy check leaves them out, and every file route of @fastify/static
+ * (the built site's files).
  */
 export const STATIC_ROUTE_PREFIXES = ['/api/docs', '/widgets/'];
 
@@ -157,7 +158,9 @@ export const httpCachePlugin = fp(async (app: FastifyInstance) => {
     if (!isGet && !methods.includes('HEAD')) return;
     const policy = route.config?.cache ?? policyFor(route.url);
     if (!policy) {
-      if (isGet && !STATIC_ROUTE_PREFIXES.some((p) => route.url.startsWith(p))) {
+      // A file of @fastify/static (the built site: one route per file) sets its own header.
+      const file = (route.config as { file?: unknown } | undefined)?.file !== undefined;
+      if (isGet && !file && !STATIC_ROUTE_PREFIXES.some((p) => route.url.startsWith(p))) {
         uncached.push(route.url);
       }
       return;
