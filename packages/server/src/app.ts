@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database } from './db/index.js';
 import type { Env } from './env.js';
+import { alertDigestsPlugin } from './plugins/alertDigests.js';
 import { authPlugin } from './plugins/auth.js';
 import { databasePlugin } from './plugins/database.js';
 import { docsPlugin } from './plugins/docs.js';
@@ -19,16 +20,20 @@ import { sitePlugin } from './plugins/site.js';
 import { widgetsPlugin } from './plugins/widgets.js';
 import { accountRoutes } from './routes/api/v1/account.js';
 import { adminRoutes } from './routes/api/v1/admin.js';
+import { alertRoutes } from './routes/api/v1/alerts.js';
 import { authRoutes } from './routes/api/v1/auth.js';
 import { campaignRoutes } from './routes/api/v1/campaigns.js';
 import { geocodeRoutes } from './routes/api/v1/geocode.js';
 import { mapRoutes } from './routes/api/v1/map.js';
 import { myRoutes } from './routes/api/v1/my.js';
+import { openDataRoutes } from './routes/api/v1/openData.js';
+import { duplicateRoutes } from './routes/api/v1/duplicates.js';
 import { reportRoutes } from './routes/api/v1/reports.js';
 import { serviceRoutes } from './routes/api/v1/services.js';
 import { unsubscribeRoutes } from './routes/api/v1/unsubscribe.js';
 import { vacancyRoutes } from './routes/api/v1/vacancies.js';
 import { envRoutes } from './routes/env.js';
+import { feedRoutes } from './routes/feeds.js';
 import { healthRoutes } from './routes/health.js';
 import { sitemapRoutes } from './routes/sitemap.js';
 
@@ -97,6 +102,7 @@ export async function buildApp({
   await app.register(shutdownPlugin);
   await app.register(databasePlugin, { database, env });
   await app.register(mailPlugin, { env });
+  await app.register(alertDigestsPlugin, { env });
   await app.register(securityPlugin, { env });
   await app.register(httpCachePlugin);
   // After the http-cache plugin: cookies only on private or no-store answers (security.ts).
@@ -122,6 +128,7 @@ export async function buildApp({
   await app.register(healthRoutes);
   await app.register(envRoutes, { env });
   await app.register(sitemapRoutes, { env });
+  await app.register(feedRoutes, { env });
   await app.register(
     async (api) => {
       await api.register(authRoutes, { env });
@@ -129,12 +136,15 @@ export async function buildApp({
       await api.register(serviceRoutes);
       await api.register(vacancyRoutes);
       await api.register(myRoutes);
+      await api.register(duplicateRoutes);
       await api.register(reportRoutes);
       await api.register(adminRoutes);
       await api.register(campaignRoutes);
       await api.register(unsubscribeRoutes);
+      await api.register(alertRoutes, { env });
       await api.register(mapRoutes);
       await api.register(geocodeRoutes, { env });
+      await api.register(openDataRoutes, { env });
     },
     { prefix: '/api/v1' },
   );

@@ -134,6 +134,12 @@ export const envSchema = z.object({
   PUSH_ALLOW_PRIVATE_ENDPOINTS: bool.default(false),
   /** Run the outbox worker in this process. Defaults to true. */
   MAIL_WORKER: bool.default(true),
+  /** Run the alert digests in this process (docs/mail.md § Alert digests). Defaults to true. */
+  ALERT_DIGESTS: bool.default(true),
+  /** Pause between two alert digest runs, in ms. Defaults to 60000. */
+  ALERT_DIGEST_INTERVAL_MS: positiveInt.default(60_000),
+  /** Alert subscriptions claimed per digest transaction. Defaults to 5000. */
+  ALERT_DIGEST_BATCH: positiveInt.default(5000),
   /** HMAC secret of unsubscribe links. Defaults to one generated on first start and kept in settings. */
   UNSUBSCRIBE_SECRET: z.string().min(16).optional(),
   /** VAPID public key (base64url). Without both keys a pair is generated on first start and kept. */
@@ -182,6 +188,10 @@ export const envSchema = z.object({
   RATE_LOGIN_PER_ACCOUNT: positiveInt.default(10),
   /** Reset and registration requests per IP per hour. Defaults to 10. */
   RATE_SIGNUP_PER_IP: positiveInt.default(10),
+  /** Alert subscriptions (`POST alerts`) per IP per hour. Defaults to 20. */
+  RATE_ALERT_PER_IP: positiveInt.default(20),
+  /** Alert subscriptions (`POST alerts`) per e-mail address per hour. Defaults to 5. */
+  RATE_ALERT_PER_EMAIL: positiveInt.default(5),
   /** Largest request body in bytes. Defaults to 262144. */
   BODY_LIMIT: positiveInt.default(256 * 1024),
   /**

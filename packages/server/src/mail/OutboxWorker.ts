@@ -65,6 +65,16 @@ const MAX_BACKOFF_MS = 6 * 60 * 60_000;
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
+/** The list headers a mail's payload carries (alert digests: RFC 8058 one-click unsubscribe). */
+const LIST_HEADERS = ['List-Unsubscribe', 'List-Unsubscribe-Post', 'Precedence'];
+function listHeaders(payload: Record<string, unknown>): Record<string, string> {
+  const given = payload.headers as Record<string, unknown> | undefined;
+  if (!given || typeof given !== 'object') return {};
+  return Object.fromEntries(
+    LIST_HEADERS.filter((h) => typeof given[h] === 'string').map((h) => [h, given[h] as string]),
+  );
+}
+
 /**
  * Delivers the outbox: claims due rows (a lease with `FOR UPDATE SKIP LOCKED`, so several
  * processes on one PostgreSQL share the work), sends them at most `ratePerMinute` a minute,
@@ -334,7 +344,7 @@ export class OutboxWorker {
     if (!(row.template in TEMPLATES)) return { bad: `unknown template ${row.template}` };
     return {
       mail: renderMail(row.template as TemplateName, row.locale, row.payload as never),
-      headers: { 'Auto-Submitted': 'auto-generated' },
+      headers: { 'Auto-Submitted': 'auto-generated', ...listHeaders(row.payload) },
     };
   }
 

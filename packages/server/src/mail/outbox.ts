@@ -62,6 +62,32 @@ export class Outbox {
       .onConflictDoNothing({ target: mailOutbox.idempotencyKey });
   }
 
+  /**
+   * Queues many mails of one template in one statement (set-based: the alert digests queue
+   * thousands at once); a key already queued makes nothing new.
+   */
+  async enqueueMany<N extends TemplateName>(
+    tx: Executor,
+    template: N,
+    mails: Omit<OutgoingMail<N>, 'template'>[],
+  ): Promise<void> {
+    if (!mails.length) return;
+    const rows = mails.map((m) => ({
+      id: randomUUID(),
+      key: m.key,
+      to: m.to,
+      locale: m.locale,
+      params: m.params,
+    }));
+    await tx.execute(sql`
+      INSERT INTO mail_outbox (id, idempotency_key, message_id, recipient, template, locale, payload)
+      SELECT m.id, m.key, '<' || m.id || '@' || ${this.domain} || '>', m.to, ${template},
+             m.locale, m.params
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS m(id uuid, key text, "to" text, locale text, params jsonb)
+      ON CONFLICT (idempotency_key) DO NOTHING`);
+  }
+
   /** Queues the same mail to every administrator, each in their locale. */
   async enqueueToAdmins<N extends TemplateName>(
     tx: Executor,

@@ -186,6 +186,99 @@ const campaign: Template<{ subject: string; content: string; unsubscribeUrl: str
   }),
 };
 
+/** An item of an alert digest: its name, a detail (address, or the vacancy's service) and its page. */
+export interface DigestItem {
+  name: string;
+  detail: string;
+  url: string;
+}
+
+type DigestParams = {
+  kind: 'services' | 'vacancies';
+  items: DigestItem[];
+  /** New items beyond those listed. */
+  more: number;
+  /** The site's search with the alert's filters. */
+  searchUrl: string;
+  /** The alert's manage page (change or cancel). */
+  manageUrl: string;
+  /** List-Unsubscribe and List-Unsubscribe-Post (RFC 8058), added by the worker. */
+  headers: Record<string, string>;
+};
+
+const digestItem = (i: DigestItem) =>
+  i.detail.trim() ? `${i.name} — ${i.detail}: ${i.url}` : `${i.name}: ${i.url}`;
+
+const alertDigest: Template<DigestParams> = {
+  ua: (p) => ({
+    subject: `${p.kind === 'services' ? 'Нові сервіси' : 'Нові вакансії'} за вашою підпискою: ${p.items.length + p.more}`,
+    lines: [
+      p.kind === 'services'
+        ? 'У Поруч з’явилися нові сервіси, що відповідають вашому пошуку:'
+        : 'У Поруч з’явилися нові вакансії, що відповідають вашому пошуку:',
+      ...p.items.map(digestItem),
+      p.more > 0
+        ? `І ще ${p.more}. Усі результати: ${p.searchUrl}`
+        : `Усі результати пошуку: ${p.searchUrl}`,
+    ],
+    footer: [
+      'Ви отримали цей лист, бо підписалися на сповіщення про нові результати пошуку в Поруч.',
+      `Змінити підписку або відписатися: ${p.manageUrl}`,
+    ],
+  }),
+  en_GB: (p) => ({
+    subject: `${p.kind === 'services' ? 'New services' : 'New vacancies'} for your alert: ${p.items.length + p.more}`,
+    lines: [
+      p.kind === 'services'
+        ? 'New services matching your search have been added to Poruch:'
+        : 'New vacancies matching your search have been added to Poruch:',
+      ...p.items.map(digestItem),
+      p.more > 0
+        ? `And ${p.more} more. See every result: ${p.searchUrl}`
+        : `See every result of your search: ${p.searchUrl}`,
+    ],
+    footer: [
+      'You receive this e-mail because you signed up for alerts about new search results on Poruch.',
+      `Change or cancel this alert: ${p.manageUrl}`,
+    ],
+  }),
+};
+
+/** The double opt-in of an alert: nothing is mailed to the address before it opens the link. */
+const alertConfirm: Template<{
+  kind: 'services' | 'vacancies';
+  /** The search's filters as lines (core's alertFilterLines, in the recipient's language). */
+  filters: string[];
+  confirmUrl: string;
+  manageUrl: string;
+  days: number;
+}> = {
+  ua: (p) => ({
+    subject: 'Підтвердьте сповіщення Поруч',
+    lines: [
+      p.kind === 'services'
+        ? 'Ви (або хтось інший) попросили надсилати на цю адресу нові сервіси за пошуком:'
+        : 'Ви (або хтось інший) попросили надсилати на цю адресу нові вакансії за пошуком:',
+      ...p.filters.map((line) => `• ${line}`),
+      `Щоб увімкнути сповіщення, відкрийте посилання (дійсне ${p.days} днів): ${p.confirmUrl}`,
+      'Якщо ви не підписувалися, нічого не робіть: без підтвердження ми більше не напишемо.',
+    ],
+    footer: [`Усі ваші сповіщення: ${p.manageUrl}`],
+  }),
+  en_GB: (p) => ({
+    subject: 'Confirm your Poruch alert',
+    lines: [
+      p.kind === 'services'
+        ? 'You (or someone else) asked us to e-mail new services matching this search to this address:'
+        : 'You (or someone else) asked us to e-mail new vacancies matching this search to this address:',
+      ...p.filters.map((line) => `• ${line}`),
+      `To turn the alert on, open this link (valid for ${p.days} days): ${p.confirmUrl}`,
+      'If you did not sign up, do nothing: without a confirmation we will not write again.',
+    ],
+    footer: [`All your alerts: ${p.manageUrl}`],
+  }),
+};
+
 export const TEMPLATES = {
   resetPassword,
   welcome,
@@ -195,6 +288,8 @@ export const TEMPLATES = {
   serviceDeclined,
   newReport,
   campaign,
+  alertDigest,
+  alertConfirm,
 };
 export type TemplateName = keyof typeof TEMPLATES;
 export type TemplateParams<N extends TemplateName> = Parameters<(typeof TEMPLATES)[N]['ua']>[0];

@@ -11,6 +11,7 @@ import { services, vacancies } from '../db/schema.js';
 import { cachedSearch } from './cache.js';
 import { categoryCondition, plainPage, rankedPage, toIso, totalOf, TOTAL_CAP } from './pages.js';
 import { buildTextQuery, rankExpression } from './searchQuery.js';
+import { vacancyPubliclyVisible } from './visibility.js';
 
 /** The search document: maintained by triggers (migration 0002_search.sql), not in schema.ts. */
 const vacancyDoc = sql`${vacancies}.search_doc`;
@@ -28,12 +29,19 @@ export const searchVacancies = cachedVacancies.page;
 /** `searchVacancies` as the route's response (see `searchServicesJson`). */
 export const searchVacanciesJson = cachedVacancies.json;
 
-async function searchVacanciesUncached(db: Db, query: VacancySearchQuery): Promise<VacancyPage> {
-  const { page, pageSize } = query;
+/** The filters of a vacancy search, with or without its paging. */
+export type VacancyMatchQuery = Pick<VacancySearchQuery, 'q' | 'country' | 'category'> &
+  Partial<Pick<VacancySearchQuery, 'experience' | 'openOnly' | 'serviceId'>>;
+
+/**
+ * A vacancy search's conditions: `filtered` (the filters), `where` (the filters and the text
+ * match) and the text query (null when `q` has no word to match). Alert digests match with it too.
+ */
+export async function vacancyMatch(db: Db, query: VacancyMatchQuery) {
   const tq = await buildTextQuery(db, query.q);
   // The service's status, country and category are copied onto the vacancy (migration 0004).
   const filters: (SQL | undefined)[] = [
-    sql`${vacancies}.service_status = 'approved'`,
+    vacancyPubliclyVisible(),
     query.country ? sql`${vacancies}.service_country = ${query.country}` : undefined,
     categoryCondition(sql`${vacancies}.service_category`, query.category),
     query.experience ? eq(vacancies.experience, query.experience) : undefined,
@@ -44,6 +52,12 @@ async function searchVacanciesUncached(db: Db, query: VacancySearchQuery): Promi
   const where = tq
     ? and(filtered, sql`${vacancyDoc} @@ to_tsquery('simple', ${tq.match})`)!
     : filtered;
+  return { tq, filtered, where };
+}
+
+async function searchVacanciesUncached(db: Db, query: VacancySearchQuery): Promise<VacancyPage> {
+  const { page, pageSize } = query;
+  const { tq, filtered, where } = await vacancyMatch(db, query);
   // The page's vacancies with their services (`p`: ids in page order, `ord`).
   const rowsOf = (p: SQL) => sql`SELECT ${vacancySelect}, p.ord
     FROM ${p} JOIN ${vacancies} ON ${vacancies.id} = p.id

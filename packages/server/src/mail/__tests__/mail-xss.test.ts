@@ -91,6 +91,21 @@ function params(name: TemplateName, p: string): never {
     serviceDeclined: { serviceName: p, reason: p, dashboardUrl: url },
     newReport: { serviceName: p, reason: 'other', description: p, reportsUrl: url },
     campaign: { subject: p, content: `# ${p}\n\n${p}\n\n* ${p}`, unsubscribeUrl: url },
+    alertDigest: {
+      kind: 'services',
+      items: [{ name: p, detail: p, url }],
+      more: 3,
+      searchUrl: url,
+      manageUrl: url,
+      headers: {},
+    },
+    alertConfirm: {
+      kind: 'services',
+      filters: [p, p],
+      confirmUrl: url,
+      manageUrl: url,
+      days: 7,
+    },
   };
   return all[name] as never;
 }
