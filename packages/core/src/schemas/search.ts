@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { categoryFilterSchema, categorySchema } from '../categories.js';
 import { experienceSchema, vacancySchema } from './vacancy.js';
-import { countryCodeSchema, serviceStatusSchema } from './service.js';
+import { confirmationStateSchema, countryCodeSchema, serviceStatusSchema } from './service.js';
 import { LIMITS } from '../limits.js';
 import { text } from '../validation.js';
 
@@ -99,6 +99,10 @@ export const serviceSummarySchema = z.object({
   isPartner: z.boolean(),
   usedCount: z.number().int(),
   createdAt: z.string(),
+  /** Approval, the owner's last edit or confirmation: the label's month when `overdue`. */
+  confirmedAt: z.string().nullable(),
+  /** `overdue`: shown as "Not confirmed since <month year>" and ranked below (never `lapsed`). */
+  confirmation: confirmationStateSchema,
   /** Kilometres from `near`, when given. */
   distanceKm: z.number().nullable().optional(),
 });
@@ -173,6 +177,8 @@ export const adminServiceQuerySchema = z.strictObject({
   country: countryCodeSchema.optional(),
   category: categoryFilterSchema.default('all'),
   isPartner: queryBoolean.optional(),
+  /** True: only services left unconfirmed 30 days after the re-confirmation mail (or hidden). */
+  stale: queryBoolean.optional(),
   page,
   pageSize,
 });

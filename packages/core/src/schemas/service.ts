@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { categorySchema } from '../categories.js';
+import { duplicateAnswersSchema } from './duplicates.js';
 import {
   LIMITS,
   VALIDATION_KEYS,
@@ -13,6 +14,15 @@ import {
 export const SERVICE_STATUSES = ['pending', 'approved', 'declined'] as const;
 export const serviceStatusSchema = z.enum(SERVICE_STATUSES);
 export type ServiceStatus = z.infer<typeof serviceStatusSchema>;
+
+/**
+ * Where a service is in its yearly re-confirmation (docs/product.md § Re-confirmation):
+ * `current`, `overdue` (labelled "Not confirmed since…", ranked below) or `lapsed` (out of
+ * every public view until its owner confirms).
+ */
+export const CONFIRMATION_STATES = ['current', 'overdue', 'lapsed'] as const;
+export const confirmationStateSchema = z.enum(CONFIRMATION_STATES);
+export type ConfirmationState = z.infer<typeof confirmationStateSchema>;
 
 /** Two-letter country code, upper case. */
 export const countryCodeSchema = text()
@@ -55,6 +65,8 @@ export const serviceInputSchema = z.strictObject({
   marketingConsent: z.boolean().default(false),
   /** The address confirmation checkbox: "shown on the map at this address". */
   addressConfirmed: z.boolean().default(false),
+  /** When adding a service: what the partner said about its lookalikes (taken only then). */
+  duplicates: duplicateAnswersSchema.optional(),
 });
 export type ServiceInput = z.infer<typeof serviceInputSchema>;
 
@@ -80,6 +92,11 @@ export const serviceSchema = z.object({
   usedCount: z.number().int(),
   originalPlace: z.string(),
   marketingConsent: z.boolean(),
+  /** Approval, the owner's last edit or last confirmation; null before the first approval. */
+  confirmedAt: z.string().nullable(),
+  /** When this cycle's re-confirmation mail went out (null: not yet due). */
+  reconfirmMailedAt: z.string().nullable(),
+  confirmation: confirmationStateSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
 });

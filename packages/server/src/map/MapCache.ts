@@ -4,6 +4,7 @@ import { count, eq, max, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.js';
 import { services, settings } from '../db/schema.js';
 import { MapIndex, toFeature, type MapFeature, type MapService } from './MapIndex.js';
+import { publiclyVisible } from '../search/visibility.js';
 
 /** The filters that pick which services an index holds. */
 export interface MapFilter {
@@ -316,7 +317,7 @@ export class MapCache {
 }
 
 /** What puts a service on the map. */
-const visible = sql`${services.status} = 'approved' and ${services.showOnMap}
+const visible = sql`${publiclyVisible()} and ${services.showOnMap}
       and ${services.lat} is not null and ${services.lng} is not null`;
 
 /**

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/index.js';
 import { bumpMapVersion, MapCache, readServices, sameService } from './MapCache.js';
 import type { MapService } from './MapIndex.js';
+import { isPubliclyVisible } from '../search/visibility.js';
 
 export {
   MapCache,
@@ -43,6 +44,7 @@ export async function closeMapCache(app: Pick<FastifyInstance, 'db'>): Promise<v
 /** The columns of a service row that decide whether and how it is on the map. */
 export interface MapRowSource extends Omit<MapService, 'lat' | 'lng'> {
   status: string;
+  confirmation: string;
   showOnMap: boolean;
   lat: number | null;
   lng: number | null;
@@ -50,7 +52,7 @@ export interface MapRowSource extends Omit<MapService, 'lat' | 'lng'> {
 
 /** The map row of a service row, or null when it is not on the map. */
 export function mapRowOf(row: MapRowSource | null): MapService | null {
-  if (!row || row.status !== 'approved' || !row.showOnMap) return null;
+  if (!row || !isPubliclyVisible(row) || !row.showOnMap) return null;
   if (row.lat === null || row.lng === null) return null;
   const { id, name, category, lat, lng, countryCode, isOnline } = row;
   return { id, name, category, lat, lng, countryCode, isOnline };

@@ -9,6 +9,7 @@ import type {
 import type { Db } from '../db/index.js';
 import { auditLog, services, vacancies } from '../db/schema.js';
 import type { ServiceRow } from './services.js';
+import { publiclyVisible } from '../search/visibility.js';
 
 /** Anything that can run queries: the database or a transaction. */
 export type Executor = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
@@ -49,6 +50,8 @@ export function serviceToSummary(row: ServiceRow): ServiceSummary {
     isPartner: row.isPartner,
     usedCount: row.usedCount,
     createdAt: row.createdAt.toISOString(),
+    confirmedAt: row.confirmedAt?.toISOString() ?? null,
+    confirmation: row.confirmation,
   };
 }
 
@@ -60,7 +63,7 @@ export async function findPublicProfile(db: Executor, id: string): Promise<Servi
   const [row] = await db
     .select()
     .from(services)
-    .where(and(eq(services.id, id), eq(services.status, 'approved')))
+    .where(and(eq(services.id, id), publiclyVisible()))
     .limit(1);
   if (!row) return null;
   const open = await db

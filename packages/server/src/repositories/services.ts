@@ -5,7 +5,7 @@ export type ServiceRow = typeof services.$inferSelect;
 
 /** The columns a partner's input sets; position comes from the validated address. */
 export function serviceInputToRow(input: ServiceInput) {
-  const { addressConfirmed: _confirmed, ...rest } = input;
+  const { addressConfirmed: _confirmed, duplicates: _duplicates, ...rest } = input;
   return {
     ...rest,
     lat: input.addressDetails?.lat ?? null,
@@ -35,6 +35,9 @@ export function serviceToApi(row: ServiceRow): Service {
     usedCount: row.usedCount,
     originalPlace: row.originalPlace,
     marketingConsent: row.marketingConsent,
+    confirmedAt: row.confirmedAt?.toISOString() ?? null,
+    reconfirmMailedAt: row.reconfirmMailedAt?.toISOString() ?? null,
+    confirmation: row.confirmation,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

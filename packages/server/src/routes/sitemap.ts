@@ -3,6 +3,7 @@ import { and, asc, count, eq, gt } from 'drizzle-orm';
 import { LOCALE_CODES, localeAlternates, localeUrl } from '@poruch/core';
 import { services } from '../db/schema.js';
 import type { Env } from '../env.js';
+import { publiclyVisible } from '../search/visibility.js';
 
 /** The site's public pages besides the service profiles. */
 const STATIC_PATHS = ['/', '/about', '/support', '/store', '/privacy-policy'] as const;
@@ -48,7 +49,7 @@ export async function sitemapRoutes(app: FastifyInstance, { env }: { env: Env })
   const base = env.PUBLIC_URL;
 
   const approvedCount = async () =>
-    (await app.db.select({ n: count() }).from(services).where(eq(services.status, 'approved')))[0]
+    (await app.db.select({ n: count() }).from(services).where(publiclyVisible()))[0]
       ?.n ?? 0;
 
   /** One page of approved services, in id order, from the n-th page. */
@@ -61,8 +62,8 @@ export async function sitemapRoutes(app: FastifyInstance, { env }: { env: Env })
         .from(services)
         .where(
           after
-            ? and(eq(services.status, 'approved'), gt(services.id, after))
-            : eq(services.status, 'approved'),
+            ? and(publiclyVisible(), gt(services.id, after))
+            : publiclyVisible(),
         )
         .orderBy(asc(services.id))
         .limit(SITEMAP_PAGE_SIZE);

@@ -134,6 +134,8 @@ export interface RankedOptions {
   nameDoc: SQL;
   tq: TextQuery;
   rank: SQL;
+  /** A boolean over the table's row: true ranks the row below every false one, whatever its rank. */
+  demoted?: SQL;
   distance: SQL;
   page: number;
   pageSize: number;
@@ -191,8 +193,9 @@ export async function rankedPage<R>(
   const t = o.table;
   const exactAll = o.tq.tokens.join(' & ');
   // Each name tier ranks the rows it reads (no second visit); UNION drops the rows found twice.
-  const cols = sql`${t.id} AS id, ${o.rank} AS rank, ${t.createdAt} AS created_at,
-    ${o.distance} AS distance_km`;
+  const demoted = o.demoted ?? sql`false`;
+  const cols = sql`${t.id} AS id, ${demoted} AS demoted, ${o.rank} AS rank,
+    ${t.createdAt} AS created_at, ${o.distance} AS distance_km`;
   // A one-time filter: the name tiers run only when tier 1 was cut off.
   const more = sql`(SELECT n FROM matched) > ${rankLimit}`;
   return pageRows<R>(
@@ -207,7 +210,10 @@ export async function rankedPage<R>(
       ${known ? sql`SELECT ${cap + 1}::int AS n` : sql`SELECT count(*)::int AS n FROM hits`}
     ), p AS MATERIALIZED (
       SELECT x.*, row_number() OVER () AS ord FROM (
-        (SELECT h.id, ${rankExpression(sql`h.doc`, o.tq)} AS rank, h.created_at, h.distance_km
+        (SELECT h.id,
+           ${o.demoted ? sql`(SELECT ${o.demoted} FROM ${t} WHERE ${t.id} = h.id)` : sql`false`}
+             AS demoted,
+           ${rankExpression(sql`h.doc`, o.tq)} AS rank, h.created_at, h.distance_km
            FROM (SELECT * FROM hits LIMIT ${rankLimit}) h)
         UNION
         (SELECT ${cols} FROM ${t} WHERE ${more} AND ${o.filtered}
@@ -215,7 +221,7 @@ export async function rankedPage<R>(
         UNION
         (SELECT ${cols} FROM ${t} WHERE ${more} AND ${o.filtered}
            AND ${o.nameDoc} @@ to_tsquery('simple', ${o.tq.match}) LIMIT ${rankLimit})
-        ORDER BY rank DESC, created_at DESC, id LIMIT ${o.pageSize} OFFSET ${offset}) x
+        ORDER BY demoted, rank DESC, created_at DESC, id LIMIT ${o.pageSize} OFFSET ${offset}) x
     )
     SELECT m.n AS matched, r.* FROM matched m LEFT JOIN (${o.rows(sql`p`)}) r ON true
     ORDER BY r.ord`,

@@ -20,6 +20,7 @@ import {
   type SortKey,
 } from './pages.js';
 import { buildTextQuery, rankExpression } from './searchQuery.js';
+import { publiclyVisible } from './visibility.js';
 
 /** The search document: maintained by triggers (migration 0002_search.sql), not in schema.ts. */
 const serviceDoc = sql`${services}.search_doc`;
@@ -62,7 +63,7 @@ export async function serviceMatch(db: Db, query: ServiceMatchQuery, countMatche
   // The filters; a text query adds its match (`where`), which the name tiers of the ranking
   // replace with a match on the name (see rankedPage).
   const filters: (SQL | undefined)[] = [
-    eq(services.status, 'approved'),
+    publiclyVisible(),
     query.country ? eq(services.countryCode, query.country) : undefined,
     categoryCondition(sql`${services.category}`, query.category),
     query.online ? eq(services.isOnline, true) : undefined,
@@ -109,6 +110,7 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
       nameDoc: sql`${services}.name_doc`,
       tq,
       rank,
+      demoted: overdue,
       distance: distanceCol,
       // Over all approved services (the only case with tq.atLeast): through the GIN index.
       firstMatches: (n) => sql`SELECT m.id, m.doc, m.created_at,
@@ -122,12 +124,14 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
     });
   } else {
     const newest: SortKey[] = [
+      { by: overdue, dir: sql`ASC` },
       { by: sql`${services.createdAt}`, dir: sql`DESC` },
       { by: sql`${services.id}`, dir: sql`ASC` },
     ];
     const byDistance = query.sort === 'distance' && distance;
     const orderBy: SortKey[] = byDistance
       ? [
+          { by: overdue, dir: sql`ASC` },
           { by: distance, dir: sql`ASC NULLS LAST` },
           ...(rank ? [{ by: rank, dir: sql`DESC` }] : []),
           ...newest,
@@ -149,13 +153,17 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
         FROM ${p} JOIN ${services} ON ${services.id} = p.id`,
     });
   }
-  const items: ServiceSummary[] = result.rows.map(({ createdAt, distanceKm, ...row }) => ({
+  const items: ServiceSummary[] = result.rows.map(({ createdAt, confirmedAt, distanceKm, ...row }) => ({
     ...row,
     createdAt: toIso(createdAt),
+    confirmedAt: confirmedAt === null ? null : toIso(confirmedAt),
     ...(near ? { distanceKm: distanceKm == null ? null : Number(distanceKm) } : {}),
   }));
   return { items, ...totalOf(result.count), page, pageSize };
 }
+
+/** Services left unconfirmed after the re-confirmation mail rank below the others. */
+const overdue = sql`(${services.confirmation} = 'overdue')`;
 
 /** The columns of a ServiceSummary, named as its fields (for raw statements). */
 const summarySelect = sql`${services.id} AS id, ${services.name} AS name,
@@ -164,9 +172,11 @@ const summarySelect = sql`${services.id} AS id, ${services.name} AS name,
   ${services.descriptionUa} AS "descriptionUa", ${services.descriptionOther} AS "descriptionOther",
   ${services.website} AS website, ${services.phone} AS phone, ${services.isOnline} AS "isOnline",
   ${services.haveVacancy} AS "haveVacancy", ${services.isPartner} AS "isPartner",
-  ${services.usedCount} AS "usedCount", ${services.createdAt} AS "createdAt"`;
+  ${services.usedCount} AS "usedCount", ${services.createdAt} AS "createdAt",
+  ${services.confirmedAt} AS "confirmedAt", ${services.confirmation} AS confirmation`;
 
-type SummaryRow = Omit<ServiceSummary, 'createdAt' | 'distanceKm'> & {
+type SummaryRow = Omit<ServiceSummary, 'createdAt' | 'confirmedAt' | 'distanceKm'> & {
   createdAt: Date | string;
+  confirmedAt: Date | string | null;
   distanceKm: number | null;
 };

@@ -15,6 +15,7 @@ import { reports, services } from '../../../db/schema.js';
 import { byIp, rateLimit } from '../../../lib/rate-limiter.js';
 import { audit } from '../../../repositories/catalogue.js';
 import { notifyNewReport } from '../../../mail/notifications.js';
+import { publiclyVisible } from '../../../search/visibility.js';
 
 type ReportRow = typeof reports.$inferSelect;
 
@@ -32,7 +33,7 @@ const reportToApi = (row: ReportRow, service: { id: string; name: string } | nul
  * A browser on a real page always sends Origin on a cross-site POST; a missing or opaque
  * ("null") origin means a script or a sandboxed frame, which may not post anonymously.
  */
-function requireRealOrigin(request: FastifyRequest) {
+export function requireRealOrigin(request: FastifyRequest) {
   const origin = request.headers.origin;
   if (origin !== undefined && !/^https?:\/\/[^/]+$/i.test(origin)) {
     throw new PoruchError(403, 'forbidden', 'origin');
@@ -70,7 +71,7 @@ export async function reportRoutes(fastify: FastifyInstance) {
       const [service] = await app.db
         .select({ id: services.id, name: services.name })
         .from(services)
-        .where(and(eq(services.id, serviceId), eq(services.status, 'approved')))
+        .where(and(eq(services.id, serviceId), publiclyVisible()))
         .limit(1);
       if (!service) throw new PoruchError(404, 'resource_was_not_found');
       // The report and the notices to administrators commit together.

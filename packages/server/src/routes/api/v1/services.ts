@@ -18,6 +18,7 @@ import { findPublicProfile } from '../../../repositories/catalogue.js';
 import { ProfilePageCache } from '../../../plugins/profilePageCache.js';
 import { jsonBody, type JsonBody } from '../../../search/cache.js';
 import { searchServicesJson } from '../../../search/index.js';
+import { publiclyVisible } from '../../../search/visibility.js';
 
 /** Profiles kept in memory (about 1 KB of JSON each). */
 const PROFILES_KEPT = 2000;
@@ -102,7 +103,7 @@ export async function serviceRoutes(fastify: FastifyInstance) {
         const [row] = await tx
           .select({ id: services.id })
           .from(services)
-          .where(and(eq(services.id, id), eq(services.status, 'approved')))
+          .where(and(eq(services.id, id), publiclyVisible()))
           .limit(1);
         if (!row) throw new PoruchError(404, 'resource_was_not_found');
         const inserted = await tx
