@@ -144,6 +144,21 @@ describe('profile location', () => {
     // Escaped: the markup is the text, no element was made of it.
     expect(await location.locator('.profile-location__address').textContent()).toBe(ADDRESS);
     expect(await location.locator('img').count()).toBe(0);
+    // It shows inside the services tab's panel, after the description and above the report
+    // button: the page's own nodes, assigned to the widget's slot there.
+    const placed = await location.evaluate((el) => {
+      const slot = el.parentElement!.assignedSlot;
+      const report =
+        slot?.getRootNode() instanceof ShadowRoot
+          ? (slot.getRootNode() as ShadowRoot).querySelector('[part~="report-button"]')
+          : null;
+      return {
+        panel: slot?.closest('[part~="tabpanel"]')?.getAttribute('aria-label'),
+        aboveReport:
+          !!report && el.getBoundingClientRect().bottom <= report.getBoundingClientRect().top,
+      };
+    });
+    expect(placed).toEqual({ panel: ua('service_profile.tab_services'), aboveReport: true });
 
     // The map's box is reserved; below the first screen of a phone, its picture is not loaded.
     const box = location.locator('.profile-location__map');

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ServiceProfile as Profile } from '@poruch/core';
 import { reportStyles } from '../report/styles.js';
 import { categoryMessages } from '../shared/messages/categoryMessages.js';
@@ -17,7 +18,12 @@ import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import { baseStyles } from '../ui/baseStyles.js';
 import { MissingServiceId } from '../ui/MissingServiceId.js';
 import { UI_PARTS } from '../ui/parts.js';
-import { isProfileTab, ServiceProfile, type ProfileTab } from './ServiceProfile.js';
+import {
+  isProfileTab,
+  ServiceProfile,
+  SERVICES_END_SLOT,
+  type ProfileTab,
+} from './ServiceProfile.js';
 import { serviceStyles } from './styles.js';
 import { vacancyStyles } from '../vacancies/styles.js';
 
@@ -43,6 +49,12 @@ export interface PoruchServiceProps extends WidgetBaseProps {
    * href instead of loading the page. Defaults to none.
    */
   onNavigate?: (href: string) => void;
+  /**
+   * The page's own content at the end of the services tab (React only), e.g. the site's map of
+   * where the service is: it stays in the page's DOM and styles, and shows in the tab through the
+   * `services-end` slot. Defaults to none.
+   */
+  servicesEnd?: ReactNode;
   /** Called with the profile once it is loaded (e.g. for the page's title); also `poruch:load`. */
   onLoad?: (profile: Profile) => void;
   /** Called when a tab link is followed; also `poruch:tab-change`. */
@@ -111,6 +123,7 @@ export function PoruchService(props: PoruchServiceProps) {
       parts={SERVICE_PARTS}
       handlers={props}
       messages={SERVICE_MESSAGES}
+      light={props.servicesEnd != null && <div slot={SERVICES_END_SLOT}>{props.servicesEnd}</div>}
     >
       {props.serviceId ? (
         <ServiceProfile

@@ -180,19 +180,24 @@ function ProfileBody({
     {
       id: 'services',
       label: t('service_profile.tab_services'),
-      panel:
-        primary || secondary ? (
-          <div className="stack">
-            {primary && <p className="profile__text">{primary}</p>}
-            {secondary && (
-              <p className="profile__text muted" lang={lang === 'ua' ? undefined : 'uk'}>
-                {secondary}
-              </p>
-            )}
-          </div>
-        ) : (
-          <p className="muted">{t('service_profile.no_description')}</p>
-        ),
+      panel: (
+        <>
+          {primary || secondary ? (
+            <div className="stack">
+              {primary && <p className="profile__text">{primary}</p>}
+              {secondary && (
+                <p className="profile__text muted" lang={lang === 'ua' ? undefined : 'uk'}>
+                  {secondary}
+                </p>
+              )}
+            </div>
+          ) : (
+            <p className="muted">{t('service_profile.no_description')}</p>
+          )}
+          {/* The host page's own content, if it gives any (PoruchService's servicesEnd). */}
+          <slot name={SERVICES_END_SLOT} />
+        </>
+      ),
     },
     {
       id: 'vacancies',
@@ -381,6 +386,9 @@ function LinkTabs(props: {
 /** A click that opens a new tab or window: left to the browser. */
 const isModified = (e: MouseEvent) =>
   e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || e.button !== 0;
+
+/** The slot at the end of the services tab, where a React host's `servicesEnd` shows. */
+export const SERVICES_END_SLOT = 'services-end';
 
 /** Re-exported for the element's attribute parser. */
 export const isProfileTab = (v: unknown): v is ProfileTab =>

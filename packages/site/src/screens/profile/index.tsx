@@ -3,8 +3,8 @@
  * React component (docs/architecture.md, Widgets). The widget loads the profile and shows its
  * loading, error and tab states, "I have used this service" and the report form; the site gives it
  * the route (the id, the tab as a real URL per tab, its router for the links), the language, an h1,
- * and takes the loaded profile for the page's title, description and JSON-LD, and, under the
- * services tab, for the service's location (ProfileLocation).
+ * and takes the loaded profile for the page's title, description and JSON-LD, and for the
+ * service's location (ProfileLocation), which it shows at the end of the services tab.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { profileJsonLd, type ServiceProfile } from '@poruch/core';
@@ -90,8 +90,9 @@ export default function ProfileScreen() {
         onNavigate={onNavigate}
         onLoad={setProfile}
         onReportSent={onReportSent}
+        // Where the service is, inside the services tab, above the report button.
+        servicesEnd={s && tab === 'services' ? <ProfileLocation profile={s} /> : undefined}
       />
-      {s && tab === 'services' && <ProfileLocation profile={s} />}
     </article>
   );
 }
