@@ -20,6 +20,7 @@ export {
   flagClassName,
 } from './countries.js';
 export type { Country } from './countries.js';
+export { FEEDS, feedLinks } from './feeds.js';
 export * from './i18n/locales.js';
 export {
   toKey,

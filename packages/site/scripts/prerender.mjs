@@ -5,7 +5,7 @@
 // (ua) and dist/pages/<name>.en_GB.html: dist/index.html with
 // - the route's first screen inside #root (src/prerender.tsx, rendered here in Node);
 // - `<html lang>` and `data-locale` (the language the app starts in), the title, the meta
-//   description and the <noscript> text in that language;
+//   description, the links to the Atom feeds and the <noscript> text in that language;
 // - the main stylesheet inlined (one request less before the first paint; 3 KB compressed);
 // - <link rel="modulepreload"> for the route's own chunks (from dist/.vite/manifest.json), so
 //   they download beside the entry chunk instead of after it.
@@ -94,7 +94,18 @@ const escapeHtml = (text) =>
 function localiseHead(html, head, locale) {
   const out = html
     .replace(/<html lang="[^"]*">/, () => `<html lang="${head.lang}" data-locale="${locale}">`)
-    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(head.title)}</title>`)
+    // The title, then the feeds (the app's applyFeedLinks keeps them in its language).
+    .replace(
+      /<title>[^<]*<\/title>/,
+      () =>
+        `<title>${escapeHtml(head.title)}</title>` +
+        head.feeds
+          .map(
+            (f) =>
+              `\n    <link rel="alternate" type="application/atom+xml" title="${escapeHtml(f.title)}" href="${escapeHtml(f.href)}">`,
+          )
+          .join(''),
+    )
     .replace(
       /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
       () => `<meta name="description" content="${escapeHtml(head.description)}" />`,

@@ -1,7 +1,7 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
-import { sameOriginPath } from '@poruch/core/lite';
+import { feedLinks, sameOriginPath } from '@poruch/core/lite';
 import { useApp, useAuth } from './app/context.js';
-import { applySeo } from './app/seo.js';
+import { applyFeedLinks, applySeo } from './app/seo.js';
 import { decideAccess, resolveRoute } from './routes.js';
 import {
   Navigate,
@@ -88,6 +88,9 @@ export function App() {
       path: location.path,
     });
   }, [resolved?.route, location.path, t]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // The feeds in the head, in the interface language.
+  useEffect(() => applyFeedLinks(feedLinks(locale, t)), [locale, t]);
 
   if (!resolved || !match || !decision) return <Navigate to="/" />;
   const Screen = resolved.route.screen;

@@ -6,7 +6,7 @@
  * content depends on the login state or on the API. main.tsx then renders the same page over it
  * (createRoot replaces the prerendered nodes; nothing is hydrated).
  */
-import { LOCALE_CODES, initI18n, type LocaleCode } from '@poruch/core';
+import { LOCALE_CODES, feedLinks, initI18n, type LocaleCode } from '@poruch/core';
 import { renderToString } from 'react-dom/server';
 import { AppProvider } from './app/context.js';
 import { createAppServices } from './app/services.js';
@@ -34,6 +34,8 @@ export function pageHead(name: string, locale: LocaleCode) {
         : `${t(route.title)} — ${site}`,
     description: t(route?.description ?? 'app.tagline'),
     noscript: t('app.noscript'),
+    /** The Atom feeds, named in the head in this language. */
+    feeds: feedLinks(locale, t),
   };
 }
 /** The profile widget's shadow-root CSS: the server draws a profile's first screen with it. */

@@ -67,6 +67,13 @@ export const CACHE_POLICIES: Record<string, CachePolicy> = {
   '/sitemap-pages.xml': publicCache(3600, 3600, 86_400),
   '/sitemap-services-:page.xml': publicCache(3600, 3600, 86_400),
   '/robots.txt': publicCache(3600, 86_400, 86_400),
+  // Open data (docs/open-data.md): scripts and data portals fetch it now and then; the ETag
+  // follows the data, so a revalidation is a 304 until something changes.
+  '/api/v1/open-data/services.csv': publicCache(300, 3600),
+  '/api/v1/open-data/services.geojson': publicCache(300, 3600),
+  // Feed readers poll every few minutes to hours; a new service can wait that long.
+  '/feeds/services.atom': publicCache(300, 900),
+  '/feeds/vacancies.atom': publicCache(300, 900),
   // Session-dependent or personal.
   '/api/v1/auth/check': PRIVATE,
   '/api/v1/auth/logout': PRIVATE,

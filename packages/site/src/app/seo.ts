@@ -62,6 +62,25 @@ export function applySeo({ title, description, path, jsonLd }: SeoOptions): void
 }
 
 /**
+ * Names the site's Atom feeds in the head (`<link rel="alternate" type="application/atom+xml">`),
+ * replacing those of another language: the prerendered pages carry them already (the build's
+ * scripts/prerender.mjs), this keeps them in the language the visitor switches to.
+ */
+export function applyFeedLinks(links: readonly { title: string; href: string }[]): void {
+  const selector = 'link[rel="alternate"][type="application/atom+xml"]';
+  const old = [...document.head.querySelectorAll<HTMLLinkElement>(selector)];
+  links.forEach(({ title, href }, i) => {
+    const link = old[i] ?? document.createElement('link');
+    link.rel = 'alternate';
+    link.type = 'application/atom+xml';
+    link.title = title;
+    link.setAttribute('href', href);
+    if (!link.isConnected) document.head.append(link);
+  });
+  for (const extra of old.slice(links.length)) extra.remove();
+}
+
+/**
  * Sets the page's title, description and JSON-LD while the screen is shown (the route table's
  * title is the default). Pass the values once the data has loaded; undefined title = no change.
  */

@@ -107,6 +107,11 @@ export const MATRIX: Record<string, Entry> = {
   'GET /sitemap-pages.xml': { cells: PUBLIC },
   'GET /sitemap-services-:page.xml': { cells: PUBLIC, call: () => ({ params: { page: '0' } }) },
   'GET /robots.txt': { cells: PUBLIC },
+  // Open data and feeds: public documents for everyone (docs/open-data.md).
+  'GET /api/v1/open-data/services.csv': { cells: PUBLIC },
+  'GET /api/v1/open-data/services.geojson': { cells: PUBLIC },
+  'GET /feeds/services.atom': { cells: PUBLIC, call: () => ({ query: { country: 'PL' } }) },
+  'GET /feeds/vacancies.atom': { cells: PUBLIC, call: () => ({ query: { lang: 'en_GB' } }) },
   // Prometheus metrics answer only the METRICS_TOKEN bearer (operators), never a session.
   'GET /metrics': { cells: NOBODY },
   // The OpenAPI document and its page are public on purpose: the API is documented for embedders.
@@ -193,6 +198,41 @@ export const MATRIX: Record<string, Entry> = {
       body: { 'List-Unsubscribe': 'One-Click' },
     }),
   },
+  // Alerts: no session; the signed token of the mailed link is the authorisation.
+  'POST /api/v1/alerts': {
+    cells: PUBLIC,
+    call: () => ({ body: { email: email('alert'), kind: 'services', filters: {} } }),
+  },
+  'POST /api/v1/alerts/confirm': {
+    cells: PUBLIC,
+    call: (w) => ({ body: { token: w.alertTokens.confirm } }),
+  },
+  'POST /api/v1/alerts/manage': {
+    cells: PUBLIC,
+    call: (w) => ({ body: { token: w.alertTokens.manage } }),
+  },
+  'PUT /api/v1/alerts/manage/:id': {
+    cells: PUBLIC,
+    call: (w) => ({
+      params: { id: w.alertId },
+      body: { token: w.alertTokens.manage, frequency: 'weekly' },
+    }),
+  },
+  'DELETE /api/v1/alerts/manage/:id': {
+    cells: PUBLIC,
+    call: (w) => ({ params: { id: w.alertId }, body: { token: w.alertTokens.manage } }),
+  },
+  'DELETE /api/v1/alerts/manage': {
+    cells: PUBLIC,
+    call: (w) => ({ body: { token: w.alertTokens.manage } }),
+  },
+  'POST /api/v1/alerts/unsubscribe': {
+    cells: PUBLIC,
+    call: (w) => ({
+      query: { token: w.alertTokens.unsubscribe },
+      body: { 'List-Unsubscribe': 'One-Click' },
+    }),
+  },
 
   // A partner's own services and vacancies. The lists and "add" are any account's own.
   'GET /api/v1/my/services': { cells: ACCOUNT },
@@ -235,6 +275,21 @@ export const MATRIX: Record<string, Entry> = {
   'PUT /api/v1/admin/services/:id/partner': {
     cells: ADMIN,
     call: (w) => ({ params: { id: w.serviceId }, body: { isPartner: true } }),
+  },
+  // Duplicate detection: the check runs before an account exists (registration).
+  'POST /api/v1/services/duplicates': {
+    cells: PUBLIC,
+    call: () => ({ body: { name: 'Калина', lat: 52.2297, lng: 21.0122 } }),
+  },
+  'GET /api/v1/admin/services/:id/duplicates': { cells: ADMIN },
+  'GET /api/v1/admin/claims': { cells: ADMIN },
+  'POST /api/v1/admin/claims/:serviceId/:candidateId/approve': {
+    cells: ADMIN,
+    call: (w) => ({ params: { serviceId: w.claimingServiceId, candidateId: w.serviceId } }),
+  },
+  'POST /api/v1/admin/claims/:serviceId/:candidateId/decline': {
+    cells: ADMIN,
+    call: (w) => ({ params: { serviceId: w.claimingServiceId, candidateId: w.serviceId } }),
   },
   'GET /api/v1/admin/reports': { cells: ADMIN },
   'POST /api/v1/admin/reports/:id/resolve': {
@@ -281,4 +336,21 @@ export const CSRF_EXEMPT: Record<string, string> = {
   'POST /api/v1/unsubscribe':
     'RFC 8058 one-click unsubscribe: the mail client posts without cookies; the signed token in ' +
     'the URL is the authorisation, and it can only unsubscribe its own account',
+  'POST /api/v1/alerts':
+    'anonymous and cookie-less: the site and embedded widgets subscribe an address; it mails a ' +
+    'confirmation only (double opt-in), answers the same for every address, is rate-limited per ' +
+    'IP and per address and refuses opaque origins',
+  'POST /api/v1/alerts/confirm':
+    'the signed token of the confirmation mail is the authorisation; it confirms that one alert',
+  'POST /api/v1/alerts/manage':
+    "the signed manage token of the alert mails is the authorisation; it reads that address's alerts",
+  'PUT /api/v1/alerts/manage/:id':
+    "the signed manage token is the authorisation; it changes only that address's alerts",
+  'DELETE /api/v1/alerts/manage/:id':
+    "the signed manage token is the authorisation; it deletes only that address's alerts",
+  'DELETE /api/v1/alerts/manage':
+    "the signed manage token is the authorisation; it deletes only that address's alerts",
+  'POST /api/v1/alerts/unsubscribe':
+    'RFC 8058 one-click unsubscribe of alert mails: the signed token in the URL is the ' +
+    'authorisation, and it can only delete its own alert',
 };
