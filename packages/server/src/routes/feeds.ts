@@ -31,13 +31,15 @@ const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
  * lone surrogates) dropped, with the C1 controls, which it only discourages.
  */
 export function xmlText(value: string): string {
-  return value
-    // Cc: U+0000–U+001F and U+007F–U+009F; with the u flag, Cs is a surrogate without its pair.
-    .replace(/(?![\t\n\r])\p{Cc}|\p{Cs}|[\uFFFE\uFFFF]/gu, '')
-    .replace(
-      /[<>&'"]/g,
-      (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
-    );
+  return (
+    value
+      // Cc: U+0000–U+001F and U+007F–U+009F; with the u flag, Cs is a surrogate without its pair.
+      .replace(/(?![\t\n\r])\p{Cc}|\p{Cs}|[\uFFFE\uFFFF]/gu, '')
+      .replace(
+        /[<>&'"]/g,
+        (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
+      )
+  );
 }
 
 /** A description cut to SUMMARY_MAX characters at a word, with an ellipsis when cut. */
