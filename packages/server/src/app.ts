@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Database } from './db/index.js';
 import type { Env } from './env.js';
 import { alertDigestsPlugin } from './plugins/alertDigests.js';
+import { reconfirmPlugin } from './plugins/reconfirm.js';
 import { authPlugin } from './plugins/auth.js';
 import { databasePlugin } from './plugins/database.js';
 import { docsPlugin } from './plugins/docs.js';
@@ -26,6 +27,7 @@ import { campaignRoutes } from './routes/api/v1/campaigns.js';
 import { geocodeRoutes } from './routes/api/v1/geocode.js';
 import { mapRoutes } from './routes/api/v1/map.js';
 import { myRoutes } from './routes/api/v1/my.js';
+import { reconfirmRoutes } from './routes/api/v1/reconfirm.js';
 import { openDataRoutes } from './routes/api/v1/openData.js';
 import { duplicateRoutes } from './routes/api/v1/duplicates.js';
 import { reportRoutes } from './routes/api/v1/reports.js';
@@ -58,6 +60,8 @@ export interface AppOptions {
   logStream?: LogDestination;
   /** The widgets' script-tag build to serve. Defaults to packages/widgets/dist/cdn (widgets.ts). */
   widgetsDir?: string;
+  /** The clock of time-dependent rules (re-confirmation); the real one by default. */
+  now?: () => Date;
 }
 
 /**
@@ -69,6 +73,7 @@ export async function buildApp({
   database,
   logStream,
   widgetsDir,
+  now = () => new Date(),
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(env, logStream),
@@ -87,6 +92,7 @@ export async function buildApp({
   });
   const routeTable: RouteOptions[] = [];
   app.decorate('routeTable', routeTable);
+  app.decorate('now', now);
   app.addHook('onRoute', (route) => {
     routeTable.push(route);
   });
@@ -103,6 +109,7 @@ export async function buildApp({
   await app.register(databasePlugin, { database, env });
   await app.register(mailPlugin, { env });
   await app.register(alertDigestsPlugin, { env });
+  await app.register(reconfirmPlugin, { env });
   await app.register(securityPlugin, { env });
   await app.register(httpCachePlugin);
   // After the http-cache plugin: cookies only on private or no-store answers (security.ts).
@@ -136,6 +143,7 @@ export async function buildApp({
       await api.register(serviceRoutes);
       await api.register(vacancyRoutes);
       await api.register(myRoutes);
+      await api.register(reconfirmRoutes);
       await api.register(duplicateRoutes);
       await api.register(reportRoutes);
       await api.register(adminRoutes);

@@ -10,6 +10,8 @@ export const AUDIT_ACTIONS = [
   'service.decline',
   'service.partner_mark',
   'service.partner_unmark',
+  'service.claim_approve',
+  'service.claim_decline',
   'report.resolve',
   'campaign.send',
   'admin.create',

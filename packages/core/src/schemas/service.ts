@@ -24,6 +24,28 @@ export const CONFIRMATION_STATES = ['current', 'overdue', 'lapsed'] as const;
 export const confirmationStateSchema = z.enum(CONFIRMATION_STATES);
 export type ConfirmationState = z.infer<typeof confirmationStateSchema>;
 
+/**
+ * The re-confirmation timeline: the mail `mailAfterMonths` after `confirmedAt`, then, counted
+ * from the mail, the reminder, the "Not confirmed since" label and the service's withdrawal.
+ */
+export const RECONFIRMATION = {
+  mailAfterMonths: 12,
+  reminderDays: 14,
+  overdueDays: 30,
+  lapsedDays: 90,
+} as const;
+
+/** Body of `POST reconfirm`: the signed token of a re-confirmation mail's "Still active" link. */
+export const reconfirmBodySchema = z.strictObject({ token: text({ trim: false }).max(300) });
+
+/** A confirmed service: `POST reconfirm` and `POST my/services/:id/confirm`. */
+export const reconfirmedSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  confirmedAt: z.string(),
+});
+export type Reconfirmed = z.infer<typeof reconfirmedSchema>;
+
 /** Two-letter country code, upper case. */
 export const countryCodeSchema = text()
   .toUpperCase()

@@ -3,6 +3,8 @@ import type { RouteOptions } from 'fastify';
 import { hashPassword } from '../../lib/passwords.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
 import { unsubscribeToken } from '../../mail/unsubscribe.js';
+import { alertSubscriptions } from '../../db/schema.js';
+import { alertConfirmToken, alertManageToken, alertUnsubscribeToken } from '../../alerts/links.js';
 import { TestClient } from '../helpers/client.js';
 import { registration } from '../helpers/fixtures.js';
 import type { TestServer } from '../helpers/server.js';
@@ -39,10 +41,15 @@ export interface World {
   vacancyId: string;
   reportId: string;
   campaignId: string;
+  /** A pending service of the owner's that claims `serviceId` as theirs (an open claim). */
+  claimingServiceId: string;
   /** The actor's session cookie value (null for the visitor). */
   sessionToken: string | null;
   /** A valid unsubscribe token of the owner. */
   unsubscribeToken: string;
+  /** An unconfirmed alert of the owner's address, and the tokens of its links. */
+  alertId: string;
+  alertTokens: { confirm: string; manage: string; unsubscribe: string };
 }
 
 let n = 0;
@@ -88,6 +95,12 @@ export async function seedWorld(server: TestServer, actor: Actor): Promise<World
         ${JSON.stringify(details)}::jsonb, 52.2297, 21.0122, 'https://kalyna.example.org',
         '+48 600 100 200', 'Стрижки та фарбування.', 'approved', true
       FROM owner RETURNING id
+    ), claiming AS (
+      INSERT INTO services (owner_id, name, country_code, status)
+      SELECT id, 'Kalyna', 'PL', 'pending' FROM owner RETURNING id
+    ), claim AS (
+      INSERT INTO duplicate_answers (service_id, candidate_id, answer, claim_status)
+      SELECT claiming.id, svc.id, 'mine', 'open' FROM claiming, svc RETURNING service_id
     ), vac AS (
       INSERT INTO vacancies (service_id, name) SELECT id, 'Barista' FROM svc RETURNING id
     ), rep AS (
@@ -106,10 +119,16 @@ export async function seedWorld(server: TestServer, actor: Actor): Promise<World
       (SELECT id FROM actor) AS actor_id, (SELECT email FROM actor) AS actor_email,
       (SELECT id FROM svc) AS service_id, (SELECT id FROM vac) AS vacancy_id,
       (SELECT id FROM rep) AS report_id, (SELECT id FROM camp) AS campaign_id,
+      (SELECT service_id FROM claim) AS claiming_service_id,
       (SELECT count(*) FROM sess) AS sessions
   `);
   const row = rowsOf<Record<string, string>>(result)[0]!;
   const owner = { id: row.owner_id!, email: row.owner_email! };
+  const secret = server.app.mail.unsubscribeSecret;
+  const [alert] = await server.database.db
+    .insert(alertSubscriptions)
+    .values({ email: owner.email, locale: 'ua', kind: 'services', filters: {}, frequency: 'daily' })
+    .returning({ id: alertSubscriptions.id });
   return {
     owner,
     actor:
@@ -123,7 +142,14 @@ export async function seedWorld(server: TestServer, actor: Actor): Promise<World
     vacancyId: row.vacancy_id!,
     reportId: row.report_id!,
     campaignId: row.campaign_id!,
+    claimingServiceId: row.claiming_service_id!,
     unsubscribeToken: unsubscribeToken(server.app.mail.unsubscribeSecret, owner.id),
+    alertId: alert!.id,
+    alertTokens: {
+      confirm: alertConfirmToken(secret, alert!.id),
+      manage: alertManageToken(secret, owner.email),
+      unsubscribe: alertUnsubscribeToken(secret, alert!.id),
+    },
   };
 }
 
@@ -158,6 +184,7 @@ const TABLES = [
   'audit_log',
   'mail_outbox',
   'used_marks',
+  'duplicate_answers',
 ] as const;
 
 /**

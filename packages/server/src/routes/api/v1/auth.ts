@@ -39,6 +39,7 @@ import {
   type RateLimitRule,
 } from '../../../lib/rate-limiter.js';
 import { isAllowedPushEndpoint } from '../../../mail/push.js';
+import { recordDuplicateAnswers } from '../../../duplicates/index.js';
 
 const statusSchema = z.object({ status: z.boolean() });
 
@@ -229,6 +230,7 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
             .insert(services)
             .values({ ...serviceInputToRow(service), ownerId: account!.id, status: 'pending' })
             .returning();
+          await recordDuplicateAnswers(tx, created!.id, service.duplicates);
           await app.mail.outbox.enqueue(tx, {
             to: account!.email,
             locale: account!.locale,

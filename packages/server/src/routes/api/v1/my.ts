@@ -22,6 +22,8 @@ import {
 } from '../../../repositories/catalogue.js';
 import { serviceInputToRow, serviceToApi } from '../../../repositories/services.js';
 import { invalidateMap } from '../../../map/index.js';
+import { confirmedNow } from '../../../reconfirm/index.js';
+import { recordDuplicateAnswers } from '../../../duplicates/index.js';
 
 const statusSchema = z.object({ status: z.boolean() });
 const serviceBody = requireAddressConfirmation(serviceInputSchema);
@@ -112,15 +114,19 @@ export async function myRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const [row] = await app.db
-        .insert(services)
-        .values({
-          ...serviceInputToRow(request.body),
-          ownerId: ownerId(request),
-          status: 'pending',
-        })
-        .returning();
-      return reply.code(201).send(serviceToApi(row!));
+      const row = await app.db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(services)
+          .values({
+            ...serviceInputToRow(request.body),
+            ownerId: ownerId(request),
+            status: 'pending',
+          })
+          .returning();
+        await recordDuplicateAnswers(tx, created!.id, request.body.duplicates);
+        return created!;
+      });
+      return reply.code(201).send(serviceToApi(row));
     },
   );
 
@@ -143,6 +149,8 @@ export async function myRoutes(fastify: FastifyInstance) {
           ...serviceInputToRow(request.body),
           status: 'pending',
           declineReason: null,
+          // The owner's edit confirms the service: a new yearly cycle.
+          ...confirmedNow(app.now()),
           updatedAt: new Date(),
         })
         .where(eq(services.id, request.params.id))
