@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { text } from '../validation.js';
-import { emailSchema } from '../validation.js';
+import { countryNameKey } from '../countries.js';
+import type { Translate } from '../i18n/translate.js';
+import { categoryLabelKey } from '../keys.js';
+import { emailSchema, text } from '../validation.js';
 import { localeSchema } from './account.js';
 import { serviceSearchQuerySchema, vacancySearchQuerySchema } from './search.js';
 
@@ -117,3 +119,28 @@ export const alertConfirmResultSchema = z.object({
   manageToken: z.string(),
 });
 export type AlertConfirmResult = z.infer<typeof alertConfirmResultSchema>;
+
+/**
+ * The filters of an alert as lines a person reads ("Country: Poland", "Within 25 km of
+ * Kraków"), in the language of `t`: the subscribe dialog, the manage page and the mails show the
+ * same. A search with no filter is one line, "everything new".
+ */
+export function alertFilterLines(
+  search: { kind: AlertKind; filters: AlertFilters },
+  t: Translate,
+): string[] {
+  const f = search.filters as ServiceAlertFilters & VacancyAlertFilters;
+  const lines: string[] = [];
+  if (f.q?.trim()) lines.push(t('alerts.filter_q', { q: f.q.trim() }));
+  if (f.country) lines.push(t('alerts.filter_country', { country: t(countryNameKey(f.country)) }));
+  if (f.category && f.category !== 'all') {
+    lines.push(t('alerts.filter_category', { category: t(categoryLabelKey(f.category)) }));
+  }
+  if (search.kind === 'vacancies' && f.experience) {
+    lines.push(t('alerts.filter_experience', { experience: t(`experience.${f.experience}`) }));
+  }
+  if (search.kind === 'services' && f.near) {
+    lines.push(t('alerts.filter_near', { radius: f.near.radiusKm, place: f.near.label }));
+  }
+  return lines.length ? lines : [t(`alerts.filter_none_${search.kind}`)];
+}

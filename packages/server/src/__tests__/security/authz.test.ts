@@ -257,8 +257,10 @@ describe('Origin and Sec-Fetch-Site (generated from the route table)', () => {
           csrf: false,
           headers: { ...call.headers, ...headers, 'x-forwarded-for': nextAddress() },
         });
-        // Reports refuse opaque origins on their own (a script or a sandboxed frame).
-        const opaque = key === 'POST /api/v1/reports' && headers.origin === 'null';
+        // Reports and alerts refuse opaque origins on their own (a script or a sandboxed frame).
+        const opaque =
+          (key === 'POST /api/v1/reports' || key === 'POST /api/v1/alerts') &&
+          headers.origin === 'null';
         if (opaque ? res.status !== 403 : res.status >= 400) {
           failures.push(`${key} (${label}): ${res.status} ${JSON.stringify(res.body)}`);
         }

@@ -24,24 +24,15 @@ const failedSchema = resultSchema.extend({
 const tokenSchema = text({ trim: false }).max(300);
 
 /**
- * Unsubscribe by the signed token of a campaign mail. `POST` is RFC 8058 one-click (the mail's
- * List-Unsubscribe URL, body `List-Unsubscribe=One-Click`): no cookie, no anti-forgery token, any
- * origin. `GET` serves a mail client that opens the same URL in a browser and the site's
- * unsubscribe page. Both are idempotent; a tampered token fails and changes nothing.
+ * The body parsers of an RFC 8058 one-click route (this plugin's, and the alerts' one-click
+ * unsubscribe): the body is optional whatever it is sent as: a mail client's one-click form
+ * (`List-Unsubscribe=One-Click`, urlencoded or multipart), a JSON or form `{ token }`, or
+ * nothing at all (no body, or an empty one with any Content-Type or none) with the token in the
+ * query. Only the given plugin's parsers change: an empty body is no body there, a non-empty JSON
+ * body goes through Fastify's own JSON parser (invalid_json, prototype poisoning refused), and a
+ * non-empty body of any other type is 415 unsupported_media_type.
  */
-export async function unsubscribeRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const tags = ['mail'];
-  const limit = rateLimit(app.rateLimitStore, [
-    { name: 'unsubscribe-ip', max: 60, windowMs: 60_000, key: byIp },
-  ]);
-
-  // The body is optional whatever it is sent as: a mail client's one-click form
-  // (`List-Unsubscribe=One-Click`, urlencoded or multipart), a JSON or form `{ token }`, or
-  // nothing at all (no body, or an empty one with any Content-Type or none) with the token in the
-  // query. Only this plugin's parsers change: an empty body is no body here, a non-empty JSON body
-  // goes through Fastify's own JSON parser (invalid_json, prototype poisoning refused), and a
-  // non-empty body of any other type is 415 unsupported_media_type.
+export function oneClickBodyParsers(fastify: FastifyInstance) {
   fastify.removeAllContentTypeParsers();
   const json = fastify.getDefaultJsonParser('error', 'error');
   const isEmpty = (body: string | Buffer) => body.toString().trim() === '';
@@ -60,6 +51,22 @@ export async function unsubscribeRoutes(fastify: FastifyInstance) {
   fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) =>
     isEmpty(body) ? done(null, {}) : done(new PoruchError(415, 'unsupported_media_type')),
   );
+}
+
+/**
+ * Unsubscribe by the signed token of a campaign mail. `POST` is RFC 8058 one-click (the mail's
+ * List-Unsubscribe URL, body `List-Unsubscribe=One-Click`): no cookie, no anti-forgery token, any
+ * origin. `GET` serves a mail client that opens the same URL in a browser and the site's
+ * unsubscribe page. Both are idempotent; a tampered token fails and changes nothing.
+ */
+export async function unsubscribeRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['mail'];
+  const limit = rateLimit(app.rateLimitStore, [
+    { name: 'unsubscribe-ip', max: 60, windowMs: 60_000, key: byIp },
+  ]);
+
+  oneClickBodyParsers(fastify);
 
   const unsubscribe = async (token: string | undefined) => {
     const accountId = token ? verifyUnsubscribeToken(app.mail.unsubscribeSecret, token) : null;
