@@ -26,6 +26,9 @@ export const ERROR_KEYS = [
   'admin_search_too_short',
   'service_unavailable',
   'last_super_admin',
+  'reconfirm_link_invalid',
+  'reconfirm_link_expired',
+  'service_not_approved',
 ] as const;
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];

@@ -140,6 +140,10 @@ export const envSchema = z.object({
   ALERT_DIGEST_INTERVAL_MS: positiveInt.default(60_000),
   /** Alert subscriptions claimed per digest transaction. Defaults to 5000. */
   ALERT_DIGEST_BATCH: positiveInt.default(5000),
+  /** Run the yearly re-confirmation job in this process (docs/product.md). Defaults to true. */
+  RECONFIRM_JOB: bool.default(true),
+  /** Pause between two re-confirmation runs, in ms. Defaults to 600000 (10 minutes). */
+  RECONFIRM_INTERVAL_MS: positiveInt.default(600_000),
   /** HMAC secret of unsubscribe links. Defaults to one generated on first start and kept in settings. */
   UNSUBSCRIBE_SECRET: z.string().min(16).optional(),
   /** VAPID public key (base64url). Without both keys a pair is generated on first start and kept. */

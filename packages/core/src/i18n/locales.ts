@@ -47,3 +47,22 @@ export function formatDate(date: Date | string | number, locale: LocaleCode): st
   }
   return format.format(new Date(date));
 }
+
+/**
+ * The month and year of a date in the interface language: "листопад 2026" or "November 2026".
+ * `after`: the form that follows a preposition ("з листопада 2026", "since November 2026"),
+ * Ukrainian's genitive month, which Intl gives only beside a day.
+ */
+export function formatMonthYear(
+  date: Date | string | number,
+  locale: LocaleCode,
+  { after = false }: { after?: boolean } = {},
+): string {
+  const parts = new Intl.DateTimeFormat(LOCALE_DEFINITIONS[locale].bcp47, {
+    ...(after ? { day: 'numeric' } : {}),
+    month: 'long',
+    year: 'numeric',
+  }).formatToParts(new Date(date));
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('month')} ${part('year')}`;
+}

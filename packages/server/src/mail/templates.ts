@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it';
-import type { LocaleCode } from '@poruch/core';
+import { formatMonthYear, type LocaleCode } from '@poruch/core';
 
 export interface RenderedMail {
   subject: string;
@@ -279,6 +279,44 @@ const alertConfirm: Template<{
   }),
 };
 
+/** The yearly re-confirmation mail and its reminder (src/reconfirm/, docs/mail.md). */
+type ReconfirmParams = {
+  serviceName: string;
+  /** The confirmation this cycle is about (ISO). */
+  confirmedAt: string;
+  /** One click, no login: the site's page confirms the service. */
+  confirmUrl: string;
+  /** The service's editor in the dashboard (after login). */
+  updateUrl: string;
+  /** Days after the first mail when an unconfirmed service leaves the directory. */
+  hideDays: number;
+};
+
+const reconfirmTexts = (reminder: boolean): Template<ReconfirmParams> => ({
+  ua: (p) => ({
+    subject: reminder
+      ? `Нагадування: чи працює ще «${p.serviceName}»?`
+      : `Чи працює ще «${p.serviceName}»?`,
+    lines: [
+      `Останнє підтвердження вашого сервісу «${p.serviceName}»: ${formatMonthYear(p.confirmedAt, 'ua')} р. Раз на рік ми просимо власників підтвердити, що сервіс працює і дані в ньому правильні.`,
+      `Якщо все актуально, натисніть, вхід не потрібен: ${p.confirmUrl}`,
+      `Якщо щось змінилося, оновіть сервіс у кабінеті: ${p.updateUrl}`,
+      `Без підтвердження через місяць біля сервісу з’явиться позначка «Не підтверджено», а через ${p.hideDays} днів після першого листа його приховають із каталогу, мапи й пошуку, доки ви його не підтвердите.`,
+    ],
+  }),
+  en_GB: (p) => ({
+    subject: reminder
+      ? `Reminder: is "${p.serviceName}" still running?`
+      : `Is "${p.serviceName}" still running?`,
+    lines: [
+      `Your service "${p.serviceName}" was last confirmed in ${formatMonthYear(p.confirmedAt, 'en_GB')}. Once a year we ask owners to confirm that their service is still running and its details are right.`,
+      `If everything is up to date, click here (no login needed): ${p.confirmUrl}`,
+      `If something has changed, update the service in your dashboard: ${p.updateUrl}`,
+      `Without a confirmation, the service is marked "Not confirmed" after a month, and ${p.hideDays} days after the first e-mail it is hidden from the directory, the map and search until you confirm it.`,
+    ],
+  }),
+});
+
 export const TEMPLATES = {
   resetPassword,
   welcome,
@@ -290,6 +328,8 @@ export const TEMPLATES = {
   campaign,
   alertDigest,
   alertConfirm,
+  reconfirm: reconfirmTexts(false),
+  reconfirmReminder: reconfirmTexts(true),
 };
 export type TemplateName = keyof typeof TEMPLATES;
 export type TemplateParams<N extends TemplateName> = Parameters<(typeof TEMPLATES)[N]['ua']>[0];

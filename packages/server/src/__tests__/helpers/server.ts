@@ -54,7 +54,7 @@ export async function startTestServer(
   /** Runs before the server listens: extra routes for a test. */
   beforeListen?: (app: FastifyInstance) => void,
   /** buildApp's options beyond env and database (a widgets build of the test's own). */
-  appOptions: Pick<AppOptions, 'widgetsDir'> = {},
+  appOptions: Pick<AppOptions, 'widgetsDir' | 'now'> = {},
 ): Promise<TestServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-test-'));
   const env = loadEnv({

@@ -58,6 +58,9 @@ const stored: Service = {
   usedCount: 0,
   originalPlace: 'Харків',
   marketingConsent: true,
+  confirmedAt: '2026-01-01T00:00:00Z',
+  reconfirmMailedAt: null,
+  confirmation: 'current',
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',
 };

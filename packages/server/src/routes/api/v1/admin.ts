@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, isNull, ne, or, type SQL } from 'drizzle-orm';
 import {
   LIMITS,
   PoruchError,
@@ -32,6 +32,7 @@ import { audit, type Executor } from '../../../repositories/catalogue.js';
 import { serviceToApi, type ServiceRow } from '../../../repositories/services.js';
 import type { AccountRow } from '../../../repositories/sessions.js';
 import { invalidateMap } from '../../../map/index.js';
+import { confirmedNow } from '../../../reconfirm/index.js';
 import { notifyServiceDecision } from '../../../mail/notifications.js';
 
 /** A service as the administration sees it (list and review): with its owner's contacts. */
@@ -71,7 +72,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { q, status, country, category, isPartner, page, pageSize } = request.query;
+      const { q, status, country, category, isPartner, stale, page, pageSize } = request.query;
       if (q !== undefined && q.length > 0 && q.length < LIMITS.adminSearchMin) {
         throw new PoruchError(400, 'admin_search_too_short', undefined, [
           { field: 'q', key: 'validation.min_length', params: { length: LIMITS.adminSearchMin } },
@@ -86,6 +87,10 @@ export async function adminRoutes(fastify: FastifyInstance) {
             ? eq(services.category, category)
             : undefined,
         isPartner !== undefined ? eq(services.isPartner, isPartner) : undefined,
+        // Left unconfirmed 30 days after the re-confirmation mail, or hidden for it.
+        stale
+          ? and(eq(services.status, 'approved'), ne(services.confirmation, 'current'))
+          : undefined,
       ];
       if (q) {
         const like = `%${likeEscape(q)}%`;
@@ -183,6 +188,8 @@ export async function adminRoutes(fastify: FastifyInstance) {
       change(request.params.id, request.account!.id, 'service.approve', {
         status: 'approved',
         declineReason: null,
+        // An approval is a confirmation: a new yearly cycle (docs/product.md § Re-confirmation).
+        ...confirmedNow(app.now()),
       }),
   );
 
