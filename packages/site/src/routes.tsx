@@ -53,6 +53,7 @@ const Dashboard = lazyScreen(() => import('./screens/dashboard/index.js'));
 const Admin = lazyScreen(() => import('./screens/admin/index.js'));
 const Profile = lazyScreen(() => import('./screens/profile/index.js'));
 const Unsubscribe = lazyScreen(() => import('./screens/unsubscribe/index.js'));
+const Alerts = lazyScreen(() => import('./screens/alerts/index.js'));
 const StaticPage = lazyScreen(() => import('./pages/static/index.js'));
 const Embed = lazyScreen(() => import('./screens/embed/index.js'));
 
@@ -162,6 +163,20 @@ export const ROUTES: readonly RouteDef[] = [
     screen: Unsubscribe,
     access: 'everyone',
     title: 'unsubscribe.title',
+  },
+  {
+    name: 'alertsConfirm',
+    path: '/alerts/confirm',
+    screen: Alerts,
+    access: 'everyone',
+    title: 'alerts.confirm_title',
+  },
+  {
+    name: 'alertsManage',
+    path: '/alerts/manage',
+    screen: Alerts,
+    access: 'everyone',
+    title: 'alerts.manage_title',
   },
   {
     name: 'profile',

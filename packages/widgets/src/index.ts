@@ -17,6 +17,7 @@ export { PoruchDashboard, DASHBOARD_PARTS } from './dashboard/PoruchDashboard.js
 export type { PoruchDashboardProps, DashboardView } from './dashboard/PoruchDashboard.js';
 export type { ConfirmFn } from './dashboard/options.js';
 export * from './dashboard/serviceFormModel.js';
+export * from './dashboard/duplicatesModel.js';
 export { PoruchMap } from './map/PoruchMap.js';
 export type { MapProps as PoruchMapProps } from './map/PoruchMap.js';
 export type { MapProps, MapSelectDetail } from './map/PoruchMap.js';
@@ -29,6 +30,8 @@ export type { SearchProps, SearchProps as PoruchSearchProps } from './search/Por
 export { SEARCH_PARTS } from './search/searchStyles.js';
 export * from './search/searchModel.js';
 export { AddressCombobox } from './ui/AddressCombobox.js';
+export { AlertDialog } from './ui/AlertDialog.js';
+export type { AlertDialogProps } from './ui/AlertDialog.js';
 export type { AddressComboboxProps } from './ui/AddressCombobox.js';
 export { CategoryOptions } from './ui/CategoryOptions.js';
 export type { CategoryOptionsProps } from './ui/CategoryOptions.js';

@@ -28,6 +28,8 @@ describe('resolveRoute', () => {
     ['/about', 'about', {}],
     ['/store', 'store', {}],
     ['/unsubscribe', 'unsubscribe', {}],
+    ['/alerts/confirm', 'alertsConfirm', {}],
+    ['/alerts/manage', 'alertsManage', {}],
     ['/services/42', 'profile', { id: '42' }],
     ['/services/42/vacancies', 'profile', { id: '42', tab: 'vacancies' }],
     ['/services/%D0%B0', 'profile', { id: 'а' }],

@@ -1,10 +1,14 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import type { ServicePage } from '@poruch/core';
-import { getCountries } from '@poruch/core/lite';
+import { confirmationLabel, getCountries } from '@poruch/core/lite';
 import { ErrorState } from '../shared/ErrorState.js';
 import { categoryMessages } from '../shared/messages/categoryMessages.js';
 import { countryNameMessages } from '../shared/messages/countryNameMessages.js';
 import { homeMessages } from '../shared/messages/homeMessages.js';
+import { alertsMessages } from '../shared/messages/alertsMessages.js';
+import { fieldMessages } from '../shared/messages/fieldMessages.js';
+import { validationMessages } from '../shared/messages/validationMessages.js';
+import { AlertDialog } from '../ui/AlertDialog.js';
 import { useWidgetResource } from '../shared/useWidgetResource.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
@@ -17,6 +21,7 @@ import { CategoryOptions } from '../ui/CategoryOptions.js';
 import { CountryOptions } from '../ui/CountryOptions.js';
 import { SkeletonRows, type SkeletonLine } from '../ui/Skeleton.js';
 import {
+  alertSearchOf,
   changeSearch,
   NEW_SEARCH,
   resultsText,
@@ -40,9 +45,21 @@ export interface SearchProps extends WidgetBaseProps {
   pageSize?: number;
   /** Called with the filters after each search; `poruch:search` carries them too. */
   onSearch?: (detail: SearchEventDetail) => void;
+  /**
+   * Shows "Notify me about new results": a visitor subscribes an e-mail address to new services
+   * of the current search. Attribute `alerts`. Defaults to false.
+   */
+  alerts?: boolean;
 }
 
-const MESSAGES = [categoryMessages, countryNameMessages, homeMessages];
+const MESSAGES = [
+  alertsMessages,
+  categoryMessages,
+  countryNameMessages,
+  fieldMessages,
+  homeMessages,
+  validationMessages,
+];
 
 /** A result row's lines (search/searchStyles.ts fixes their heights), for its loading skeleton. */
 const RESULT_LINES: readonly SkeletonLine[] = [
@@ -75,8 +92,9 @@ const filtersOf = (s: SearchState): ServiceFilters => ({
 });
 
 function SearchView(props: SearchProps) {
-  const { t, lang, emit, siteBase } = useWidget();
+  const { t, lang, emit, siteBase, api } = useWidget();
   const id = useId();
+  const [alertOpen, setAlertOpen] = useState(false);
   const channel = props.channel ?? '';
   const initial: SearchState = changeSearch(NEW_SEARCH, {
     q: props.q ?? '',
@@ -182,6 +200,16 @@ function SearchView(props: SearchProps) {
               ? t('widget.loading')
               : resultsText(t, lang, 'widget.results', data)}
           </p>
+          {props.alerts && (
+            <button
+              type="button"
+              className="button button--secondary alert-button"
+              part="button alert-button"
+              onClick={() => setAlertOpen(true)}
+            >
+              {t('alerts.notify_button')}
+            </button>
+          )}
           <ul className="results" part="results" aria-busy={status === 'loading'}>
             {!data && <SkeletonRows count={pageSize} className="result" lines={RESULT_LINES} />}
             {data?.items.map((s) => (
@@ -196,6 +224,8 @@ function SearchView(props: SearchProps) {
                     t(`country_name.${s.countryCode}`),
                     s.category ? t(`category.${s.category}`) : '',
                     s.isOnline ? t('widget.online') : s.address,
+                    // "Not confirmed since…" (a service its owner has not confirmed this year).
+                    confirmationLabel(t, lang, s, { overdueOnly: true }),
                   ]
                     .filter(Boolean)
                     .join(' · ')}
@@ -222,6 +252,15 @@ function SearchView(props: SearchProps) {
             ))}
           </ul>
         </>
+      )}
+      {alertOpen && (
+        <AlertDialog
+          api={api}
+          t={t}
+          locale={lang}
+          search={alertSearchOf(applied)}
+          onClose={() => setAlertOpen(false)}
+        />
       )}
     </section>
   );

@@ -12,5 +12,6 @@ export const PoruchSearchElement = defineWidget<SearchProps>({
     online: 'boolean',
     channel: 'string',
     'page-size': 'number',
+    alerts: 'boolean',
   },
 });

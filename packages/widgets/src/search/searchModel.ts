@@ -5,6 +5,7 @@ import {
   type LocaleCode,
   type Translate,
 } from '@poruch/core/lite';
+import type { AlertSearch } from '@poruch/core';
 
 /**
  * The search model that `<poruch-search>` and the site's home page share: the state of a search,
@@ -132,4 +133,26 @@ export function searchUrlChange(change: Partial<UrlSearchState>): Record<string,
   if (change.online !== undefined) out.online = change.online ? '1' : null;
   if (change.page !== undefined) out.page = change.page > 1 ? String(change.page) : null;
   return out;
+}
+
+/**
+ * The search an alert follows ("Notify me about new results"): the text, country and category
+ * of the search (a vacancy search's experience too); `online` and the page are no alert filters.
+ */
+export function alertSearchOf(
+  state: Pick<SearchState, 'mode' | 'q' | 'country' | 'category'> & { experience?: string },
+): AlertSearch {
+  const filters = {
+    ...(state.q.trim() ? { q: state.q.trim() } : {}),
+    ...(state.country ? { country: state.country } : {}),
+    category: state.category || 'all',
+  };
+  return (
+    state.mode === 'vacancies'
+      ? {
+          kind: 'vacancies',
+          filters: { ...filters, ...(state.experience ? { experience: state.experience } : {}) },
+        }
+      : { kind: 'services', filters }
+  ) as AlertSearch;
 }

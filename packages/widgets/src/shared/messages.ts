@@ -10,6 +10,7 @@ export type { Messages, Namespaces } from './messages/types.js';
 // `common`, `error` and `widget` are always there; a widget imports the others it needs from
 // ./messages/ directly (not from this file, which would make every namespace part of every
 // element's graph): `<WidgetShell messages={[categoryMessages, mapMessages]}>`.
+export { alertsMessages } from './messages/alertsMessages.js';
 export { categoryMessages } from './messages/categoryMessages.js';
 export { commonMessages } from './messages/commonMessages.js';
 export { countryNameMessages } from './messages/countryNameMessages.js';

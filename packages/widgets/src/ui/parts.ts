@@ -13,4 +13,8 @@ export const UI_PARTS = [
   'status-success',
   'flag',
   'pagination',
+  // The alerts' button and dialog (AlertDialog.tsx), in <poruch-search> and <poruch-vacancies>.
+  'alert-button',
+  'alert-dialog',
+  'alert-dialog-mask',
 ] as const;

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { VacancyFilters } from './createVacancyBoard.js';
 import type { CategoryFilter } from '@poruch/core';
 import { ErrorState } from '../shared/ErrorState.js';
@@ -6,6 +6,10 @@ import { useWidget } from '../shared/WidgetContext.js';
 import { categoryMessages } from '../shared/messages/categoryMessages.js';
 import { countryNameMessages } from '../shared/messages/countryNameMessages.js';
 import { experienceMessages } from '../shared/messages/experienceMessages.js';
+import { alertsMessages } from '../shared/messages/alertsMessages.js';
+import { validationMessages } from '../shared/messages/validationMessages.js';
+import { alertSearchOf } from '../search/searchModel.js';
+import { AlertDialog } from '../ui/AlertDialog.js';
 import { fieldMessages } from '../shared/messages/fieldMessages.js';
 import { flagMessages } from '../shared/messages/flagMessages.js';
 import { homeMessages } from '../shared/messages/homeMessages.js';
@@ -39,6 +43,12 @@ export interface VacancyBoardProps extends WidgetBaseProps {
   filters?: Partial<VacancyFilters>;
   /** Called with every filter the visitor changes; also `poruch:filters-change`. */
   onFiltersChange?: (filters: VacancyFilters) => void;
+  /**
+   * Shows "Notify me about new results": a visitor subscribes an e-mail address to new vacancies
+   * of the current search (not on one partner's board, `serviceId`). Attribute `alerts`.
+   * Defaults to false.
+   */
+  alerts?: boolean;
 }
 
 /** The `part`s of `<poruch-vacancies>`. */
@@ -46,6 +56,7 @@ export const VACANCY_PARTS = [...UI_PARTS, 'filters', 'list', 'vacancy'] as cons
 
 /** The translation namespaces the widget uses beyond common, error and widget. */
 const VACANCY_MESSAGES = [
+  alertsMessages,
   categoryMessages,
   countryNameMessages,
   experienceMessages,
@@ -53,6 +64,7 @@ const VACANCY_MESSAGES = [
   flagMessages,
   homeMessages,
   vacanciesMessages,
+  validationMessages,
 ];
 
 /**
@@ -74,8 +86,9 @@ export function VacancyBoard(props: VacancyBoardProps) {
   );
 }
 
-function Board({ serviceId, country, category, pageSize, filters }: VacancyBoardProps) {
-  const { api, t, setState, emit } = useWidget();
+function Board({ serviceId, country, category, pageSize, filters, alerts }: VacancyBoardProps) {
+  const { api, t, lang, setState, emit } = useWidget();
+  const [alertOpen, setAlertOpen] = useState(false);
   const [state, board] = useVacancyBoard({
     api,
     serviceId,
@@ -113,6 +126,32 @@ function Board({ serviceId, country, category, pageSize, filters }: VacancyBoard
       aria-busy={state.status === 'loading'}
     >
       <VacancyFilterBar filters={state.filters} t={t} onChange={onFilters} />
+      {/* One partner's board has no alert: alerts follow a search of every employer. */}
+      {alerts && !serviceId && (
+        <button
+          type="button"
+          className="button button--secondary alert-button"
+          part="button alert-button"
+          onClick={() => setAlertOpen(true)}
+        >
+          {t('alerts.notify_button')}
+        </button>
+      )}
+      {alertOpen && (
+        <AlertDialog
+          api={api}
+          t={t}
+          locale={lang}
+          search={alertSearchOf({
+            mode: 'vacancies',
+            q: state.filters.q,
+            country: country ?? '',
+            category: category ?? '',
+            experience: state.filters.experience === 'all' ? '' : state.filters.experience,
+          })}
+          onClose={() => setAlertOpen(false)}
+        />
+      )}
       {state.status === 'error' ? (
         <ErrorState error={state.error} onRetry={board.reload} />
       ) : state.status !== 'loading' && state.items.length === 0 ? (

@@ -3,7 +3,7 @@ import { VacancyBoard } from './VacancyBoard.js';
 
 /**
  * `<poruch-vacancies>`: the vacancy board. Attributes: `api-base`, `lang`, `theme`, `service-id`,
- * `country`, `category`, `page-size`. See docs/embedding.md.
+ * `country`, `category`, `page-size`, `alerts`. See docs/embedding.md.
  */
 export const PoruchVacanciesElement = defineWidget({
   tag: 'poruch-vacancies',
@@ -13,5 +13,6 @@ export const PoruchVacanciesElement = defineWidget({
     country: 'string',
     category: 'string',
     'page-size': 'number',
+    alerts: 'boolean',
   },
 });

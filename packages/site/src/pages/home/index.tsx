@@ -1,6 +1,8 @@
 import { lazy, Suspense, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { LIMITS, getCountries, type ServicePage, type VacancyPage } from '@poruch/core';
+import { LIMITS, confirmationLabel, getCountries, type ServicePage, type VacancyPage } from '@poruch/core';
 import {
+  AlertDialog,
+  alertSearchOf,
   CategoryOptions,
   changeSearch,
   CountryOptions,
@@ -43,6 +45,7 @@ export default function HomePage() {
   const [draft, setDraft] = useState(state.q);
   const [shownQ, setShownQ] = useState(state.q);
   const [results, setResults] = useState<Results>(null);
+  const [alertOpen, setAlertOpen] = useState(false);
   const qId = useId();
   const countryId = useId();
   const categoryId = useId();
@@ -171,6 +174,13 @@ export default function HomePage() {
               ? t('home_page.loading_results')
               : resultsText(t, locale, 'home.results', results?.page)}
           </p>
+          <button
+            type="button"
+            className="button button--secondary results__alert"
+            onClick={() => setAlertOpen(true)}
+          >
+            {t('alerts.notify_button')}
+          </button>
           <div className="segmented" role="group" aria-label={t('home_page.view_mode')}>
             {(['map', 'list'] as const).map((view) => (
               <button
@@ -203,6 +213,15 @@ export default function HomePage() {
           </div>
         )}
         <ResultList results={results} />
+        {alertOpen && (
+          <AlertDialog
+            api={api}
+            t={t}
+            locale={locale}
+            search={alertSearchOf(state)}
+            onClose={() => setAlertOpen(false)}
+          />
+        )}
         {pages > 1 && (
           <nav className="pager" aria-label={t('common.page_of', { page: state.page, pages })}>
             <button
@@ -231,7 +250,7 @@ export default function HomePage() {
 }
 
 function ResultList({ results }: { results: Results }) {
-  const { t } = useApp();
+  const { t, locale } = useApp();
   if (!results) return null;
   if (results.page.items.length === 0) return <p className="empty">{t('common.nothing_found')}</p>;
   if (results.kind === 'services') {
@@ -247,6 +266,11 @@ function ResultList({ results }: { results: Results }) {
               {t(`country_name.${s.countryCode}`)}
             </p>
             <p className="card__text">{s.address}</p>
+            {s.confirmation === 'overdue' && (
+              <p className="card__meta" data-confirmation="overdue">
+                {confirmationLabel(t, locale, s, { overdueOnly: true })}
+              </p>
+            )}
           </li>
         ))}
       </ul>

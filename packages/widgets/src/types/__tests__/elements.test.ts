@@ -48,6 +48,7 @@ const TYPED = {
     online: true,
     channel: true,
     pageSize: true,
+    alerts: true,
   } satisfies Keys<PoruchSearchElement>,
   'poruch-vacancies': {
     apiBase: true,
@@ -56,6 +57,7 @@ const TYPED = {
     country: true,
     category: true,
     pageSize: true,
+    alerts: true,
   } satisfies Keys<PoruchVacanciesElement>,
   'poruch-report': {
     apiBase: true,

@@ -6,4 +6,7 @@ export {
   category,
   country_name,
   home,
+  alerts,
+  field,
+  validation,
 } from '@poruch/core/locales/en_GB.json';

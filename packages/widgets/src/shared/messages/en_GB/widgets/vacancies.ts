@@ -10,4 +10,6 @@ export {
   flag,
   home,
   vacancies,
+  alerts,
+  validation,
 } from '@poruch/core/locales/en_GB.json';

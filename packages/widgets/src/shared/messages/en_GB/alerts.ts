@@ -1,0 +1,1 @@
+export { alerts } from '@poruch/core/locales/en_GB.json';

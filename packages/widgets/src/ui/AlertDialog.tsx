@@ -1,0 +1,211 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import {
+  ALERT_FREQUENCIES,
+  alertFilterLines,
+  alertSchema,
+  translateError,
+  zodErrorToFieldErrors,
+  type AlertFrequency,
+  type AlertSearch,
+  type FieldError,
+  type LocaleCode,
+  type Translate,
+} from '@poruch/core';
+import type { Api } from '@poruch/core/lite';
+import { isApiError } from '@poruch/core/lite';
+import { Field } from './Field.js';
+import { messagesFor } from './fieldErrors.js';
+
+/** How long the confirmation link of the mail is valid, in days (the server's rule). */
+const CONFIRM_DAYS = 7;
+
+export interface AlertDialogProps {
+  /** An API client; the widgets' is public (no cookies), the site's its own. */
+  api: Api;
+  t: Translate;
+  /** The language of the confirmation mail and of every alert mail after it. */
+  locale: LocaleCode;
+  /** The search the alert follows: shown read-only. */
+  search: AlertSearch;
+  onClose: () => void;
+}
+
+/**
+ * "Notify me about new results": the e-mail, how often, and the search shown read-only. Sends
+ * `POST alerts` (double opt-in), then says to check the inbox. The site's home page and the
+ * `alerts` attribute of `<poruch-search>` and `<poruch-vacancies>` show this same dialog.
+ */
+export function AlertDialog({ api, t, locale, search, onClose }: AlertDialogProps) {
+  const id = useId();
+  const [email, setEmail] = useState('');
+  const [frequency, setFrequency] = useState<AlertFrequency>('daily');
+  const [status, setStatus] = useState<'editing' | 'sending' | 'sent'>('editing');
+  const [fieldErrors, setFieldErrors] = useState<FieldError[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const first = useRef<HTMLInputElement>(null);
+  const done = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    (status === 'sent' ? done : first).current?.focus();
+  }, [status]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (status === 'sending') return;
+    const parsed = alertSchema.safeParse({ ...search, email, frequency, locale });
+    if (!parsed.success) {
+      setFieldErrors(zodErrorToFieldErrors(parsed.error));
+      return;
+    }
+    setStatus('sending');
+    setFieldErrors([]);
+    setError(null);
+    try {
+      await api.send('POST', 'alerts', parsed.data, { silent: true });
+      setStatus('sent');
+    } catch (failure) {
+      setStatus('editing');
+      setFieldErrors(isApiError(failure) ? failure.fields : []);
+      setError(failure);
+    }
+  };
+
+  const title = t(`alerts.dialog_title_${search.kind}`);
+  const failure = error ? translateError(error, t) : null;
+  return (
+    <div
+      className="dialog-mask alert-dialog-mask"
+      part="alert-dialog-mask"
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
+      <style>{ALERT_DIALOG_CSS}</style>
+      <div
+        className="dialog alert-dialog"
+        part="alert-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`${id}-title`}
+        data-testid="alert-dialog"
+      >
+        <div className="dialog__header">
+          <h2 id={`${id}-title`} className="dialog__title">
+            {status === 'sent' ? t('alerts.sent_title') : title}
+          </h2>
+          <button
+            type="button"
+            className="dialog__close"
+            aria-label={t('common.close')}
+            onClick={onClose}
+          >
+            ×
+          </button>
+        </div>
+        {status === 'sent' ? (
+          <div className="alert-dialog__body" role="status">
+            <p>{t('alerts.sent_text', { email: email.trim(), days: CONFIRM_DAYS })}</p>
+            <div className="dialog__actions">
+              <button ref={done} type="button" className="button" part="button" onClick={onClose}>
+                {t('common.close')}
+              </button>
+            </div>
+          </div>
+        ) : (
+          <form className="alert-dialog__body" noValidate onSubmit={(e) => void submit(e)}>
+            <p className="muted">{t('alerts.dialog_intro')}</p>
+            <div className="alert-dialog__search">
+              <p className="alert-dialog__label">{t('alerts.search_label')}</p>
+              <ul data-testid="alert-filters">
+                {alertFilterLines(search, t).map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </div>
+            <Field label={t('field.email')} errors={messagesFor(t, fieldErrors, 'email')}>
+              <input
+                ref={first}
+                type="email"
+                name="email"
+                autoComplete="email"
+                inputMode="email"
+                value={email}
+                onChange={(e) => {
+                  setEmail(e.currentTarget.value);
+                  setFieldErrors((f) => f.filter((x) => x.field !== 'email'));
+                }}
+              />
+            </Field>
+            <fieldset className="alert-dialog__frequency">
+              <legend>{t('alerts.frequency')}</legend>
+              {ALERT_FREQUENCIES.map((f) => (
+                <label key={f} className="alert-dialog__option">
+                  <input
+                    type="radio"
+                    name={`${id}-frequency`}
+                    value={f}
+                    checked={frequency === f}
+                    onChange={() => setFrequency(f)}
+                  />
+                  <span>{t(`alerts.frequency_${f}`)}</span>
+                </label>
+              ))}
+            </fieldset>
+            {failure && (
+              <p className="field__error alert-dialog__error" role="alert">
+                {failure.summary}
+                {failure.detail ? ` ${failure.detail}` : ''}
+              </p>
+            )}
+            <div className="dialog__actions">
+              <button
+                type="button"
+                className="button button--secondary"
+                part="button"
+                onClick={onClose}
+              >
+                {t('common.cancel')}
+              </button>
+              <button
+                type="submit"
+                className="button"
+                part="button submit"
+                disabled={status === 'sending'}
+              >
+                {t('alerts.submit')}
+              </button>
+            </div>
+          </form>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The dialog's own layout, rendered with it (in a widget's shadow root and in the site's page
+ * alike; only `.alert-dialog*` selectors): a mask over the page and a box that fits 375 px.
+ */
+const ALERT_DIALOG_CSS = /* css */ `
+.alert-dialog-mask { position: fixed; inset: 0; z-index: 10000; display: flex !important; align-items: center; justify-content: center; padding: 12px; background: rgb(0 0 0 / 0.45); }
+.alert-dialog { box-sizing: border-box; width: min(480px, 100%); max-height: calc(100vh - 24px); overflow: auto; background: var(--_surface, #fff); color: var(--_text, #1b1b1b); border-radius: var(--_radius, 8px); padding: 16px; box-shadow: 0 10px 30px rgb(0 0 0 / 0.25); }
+.alert-dialog .dialog__header { display: flex !important; align-items: flex-start; justify-content: space-between; gap: 12px; }
+.alert-dialog .dialog__title { margin: 0; font-size: 18px; }
+.alert-dialog .dialog__close { border: 0; background: none; font-size: 24px; line-height: 1; cursor: pointer; color: inherit; }
+.alert-dialog .dialog__actions { display: flex !important; flex-wrap: wrap; justify-content: flex-end; gap: 10px; }
+.alert-dialog__body { display: flex !important; flex-direction: column; gap: 12px; }
+.alert-dialog__body > .field { flex: none; }
+.alert-dialog__search ul { margin: 4px 0 0; padding-left: 20px; }
+.alert-dialog__label { margin: 0; font-weight: 600; }
+.alert-dialog__frequency { border: 1px solid var(--_border, #ccc); border-radius: var(--_radius, 8px); padding: 8px 12px 12px; margin: 0; display: flex !important; flex-direction: column; gap: 6px; }
+.alert-dialog__frequency legend { font-weight: 600; padding: 0 4px; }
+.alert-dialog__option { display: flex !important; align-items: center; gap: 8px; cursor: pointer; }
+`;
