@@ -33,7 +33,7 @@ let hosts: StaticServer | undefined;
 beforeAll(async () => {
   hostDir = await mkdtemp(path.join(os.tmpdir(), 'poruch-map-host-'));
   hosts = await startStaticServer(hostDir);
-  // The demo catalogue: 364 approved services in 63 cities.
+  // The demo catalogue: 364 approved services in 63 cities, 360 of them public (4 hidden: not re-confirmed).
   server = await startServer();
   site = await startStaticServer(path.join(REPO_ROOT, 'examples'));
   browser = await launchBrowser();

@@ -62,7 +62,7 @@ describe('<poruch-search> from the built bundles on a foreign origin', () => {
         ),
     );
     await waitForState(page, 'poruch-search');
-    expect(first.total).toBe(364);
+    expect(first.total).toBe(360);
     await expect.poll(() => titles(page)).toEqual(first.items.map((s) => s.name));
 
     // Typing a name and pressing Enter searches for it.

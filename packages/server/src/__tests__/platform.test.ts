@@ -8,6 +8,8 @@ import { CATEGORY_KEYS, REPORT_REASONS, runtimeConfigSchema } from '@poruch/core
 import { openDatabase } from '../db/index.js';
 import { accounts, reports, services, settings, vacancies } from '../db/schema.js';
 import { seedDemo } from '../seed/demo.js';
+import { Outbox } from '../mail/outbox.js';
+import { runReconfirmation } from '../reconfirm/index.js';
 import { TestClient } from './helpers/client.js';
 import { freshDatabase, startTestServer, testLog, type TestServer } from './helpers/server.js';
 
@@ -144,6 +146,26 @@ describe('database', () => {
       expect(rows.every((s) => s.ownerId === null)).toBe(true);
       expect(rows.some((s) => s.isPartner)).toBe(true);
       expect(rows.some((s) => s.isOnline)).toBe(true);
+      // The yearly re-confirmation in every state (fresh, mailed, reminded, overdue, lapsed),
+      // each as the job would have left it: a run now changes nothing.
+      const states = approved.map((s) =>
+        s.confirmation !== 'current'
+          ? s.confirmation
+          : s.reconfirmRemindedAt
+            ? 'reminded'
+            : s.reconfirmMailedAt
+              ? 'mailed'
+              : 'fresh',
+      );
+      expect(new Set(states)).toEqual(new Set(['fresh', 'mailed', 'reminded', 'overdue', 'lapsed']));
+      expect(approved.every((s) => s.confirmedAt)).toBe(true);
+      const run = await runReconfirmation({
+        db: database.db,
+        outbox: new Outbox('test.example'),
+        publicUrl: 'http://localhost:8080',
+        secret: 'x'.repeat(32),
+      });
+      expect(run).toEqual({ mailed: 0, reminded: 0, overdue: 0, lapsed: 0 });
       for (const s of rows) {
         expect(s.descriptionUa).toMatch(/[а-яіїєґ]/i);
         expect(s.descriptionOther).toMatch(/[a-z]/i);

@@ -1,5 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { CATEGORY_KEYS, REPORT_REASONS, type CategoryKey, type ServiceStatus } from '@poruch/core';
+import {
+  CATEGORY_KEYS,
+  RECONFIRMATION,
+  REPORT_REASONS,
+  type CategoryKey,
+  type ServiceStatus,
+} from '@poruch/core';
 import type { Db } from '../db/index.js';
 import { reports, services, settings, vacancies } from '../db/schema.js';
 import { loadCities } from '../geocoding/cities.js';
@@ -24,6 +30,19 @@ const DEMO_SEED = 20_240_224;
 /** Which of the services become pending or declined: every n-th, so each city keeps most. */
 const PENDING_EVERY = 29;
 const DECLINED_EVERY = 61;
+/**
+ * The yearly re-confirmation (docs/product.md § Re-confirmation) in every state: of each
+ * RECONFIRM_EVERY approved services, one was mailed 5 days ago, one reminded, one is overdue
+ * ("Not confirmed since…") and one lapsed (hidden); the others were confirmed within the year.
+ */
+const RECONFIRM_EVERY = 97;
+const DAY_MS = 86_400_000;
+const RECONFIRM_STAGES: Record<number, { mailedDaysAgo: number; reminded?: boolean }> = {
+  10: { mailedDaysAgo: 5 },
+  20: { mailedDaysAgo: 20, reminded: true },
+  30: { mailedDaysAgo: 45, reminded: true },
+  40: { mailedDaysAgo: 100, reminded: true },
+};
 
 const ENGLISH_SPEAKING = new Set(['GB', 'IE', 'US', 'CA']);
 
@@ -213,6 +232,7 @@ export async function seedDemo(db: Db): Promise<number> {
         marketingConsent: random.chance(0.5),
         createdAt,
         updatedAt: createdAt,
+        ...(status === 'approved' ? confirmationOf(index, createdAt.getTime(), now) : {}),
       });
     }
   }
@@ -251,4 +271,27 @@ export async function seedDemo(db: Db): Promise<number> {
     await tx.insert(settings).values({ key: DEMO_SEED_KEY, value: new Date().toISOString() });
   });
   return serviceRows.length;
+}
+
+/** The re-confirmation columns of the demo's approved service number `index` (no randomness). */
+function confirmationOf(index: number, createdAt: number, now: number) {
+  const stage = RECONFIRM_STAGES[index % RECONFIRM_EVERY];
+  if (!stage) {
+    // Confirmed within the year: at creation, or (for older ones) some months ago.
+    const confirmedAt = now - createdAt < 330 * DAY_MS ? createdAt : now - ((index % 300) + 1) * DAY_MS;
+    return { confirmedAt: new Date(confirmedAt) };
+  }
+  const mailedAt = now - stage.mailedDaysAgo * DAY_MS;
+  const days = stage.mailedDaysAgo;
+  return {
+    confirmedAt: new Date(mailedAt - 365 * DAY_MS),
+    reconfirmMailedAt: new Date(mailedAt),
+    reconfirmRemindedAt: stage.reminded ? new Date(mailedAt + 14 * DAY_MS) : null,
+    confirmation:
+      days >= RECONFIRMATION.lapsedDays
+        ? ('lapsed' as const)
+        : days >= RECONFIRMATION.overdueDays
+          ? ('overdue' as const)
+          : ('current' as const),
+  };
 }

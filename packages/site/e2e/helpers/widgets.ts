@@ -65,7 +65,7 @@ export async function startWidgetEnv(
   const admin = await createAdmin(dataDir, 'widgets-admin@example.org');
   const root = await mkdtemp(path.join(os.tmpdir(), 'poruch-host-'));
   await cp(path.join(REPO_ROOT, 'examples'), root, { recursive: true });
-  // The demo catalogue: 364 approved services in 63 cities.
+  // The demo catalogue: 364 approved services in 63 cities, 360 of them public (4 hidden: not re-confirmed).
   const server = await startServer({ dataDir });
   const site = await startStaticServer(root);
   const browser = await launchBrowser();

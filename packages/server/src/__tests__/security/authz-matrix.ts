@@ -242,6 +242,11 @@ export const MATRIX: Record<string, Entry> = {
     call: (w) => ({ params: { id: w.serviceId }, body: service() }),
   },
   'DELETE /api/v1/my/services/:id': { cells: OWNER },
+  'POST /api/v1/my/services/:id/confirm': { cells: OWNER },
+  'POST /api/v1/reconfirm': {
+    cells: PUBLIC,
+    call: (w) => ({ body: { token: w.reconfirmToken } }),
+  },
   'PUT /api/v1/my/services/:id/map': {
     cells: OWNER,
     call: (w) => ({ params: { id: w.serviceId }, body: { showOnMap: false } }),
@@ -336,6 +341,9 @@ export const CSRF_EXEMPT: Record<string, string> = {
   'POST /api/v1/unsubscribe':
     'RFC 8058 one-click unsubscribe: the mail client posts without cookies; the signed token in ' +
     'the URL is the authorisation, and it can only unsubscribe its own account',
+  'POST /api/v1/reconfirm':
+    'the signed token of the re-confirmation mail ("Still active", one click, no login) is the ' +
+    'authorisation; it can only confirm that one service for its current yearly cycle',
   'POST /api/v1/alerts':
     'anonymous and cookie-less: the site and embedded widgets subscribe an address; it mails a ' +
     'confirmation only (double opt-in), answers the same for every address, is rate-limited per ' +

@@ -3,6 +3,7 @@ import type { RouteOptions } from 'fastify';
 import { hashPassword } from '../../lib/passwords.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
 import { unsubscribeToken } from '../../mail/unsubscribe.js';
+import { reconfirmToken } from '../../reconfirm/index.js';
 import { alertSubscriptions } from '../../db/schema.js';
 import { alertConfirmToken, alertManageToken, alertUnsubscribeToken } from '../../alerts/links.js';
 import { TestClient } from '../helpers/client.js';
@@ -47,6 +48,8 @@ export interface World {
   sessionToken: string | null;
   /** A valid unsubscribe token of the owner. */
   unsubscribeToken: string;
+  /** The "Still active" link's token of `serviceId` (its cycle: no confirmation yet). */
+  reconfirmToken: string;
   /** An unconfirmed alert of the owner's address, and the tokens of its links. */
   alertId: string;
   alertTokens: { confirm: string; manage: string; unsubscribe: string };
@@ -144,6 +147,7 @@ export async function seedWorld(server: TestServer, actor: Actor): Promise<World
     campaignId: row.campaign_id!,
     claimingServiceId: row.claiming_service_id!,
     unsubscribeToken: unsubscribeToken(server.app.mail.unsubscribeSecret, owner.id),
+    reconfirmToken: reconfirmToken(secret, row.service_id!, new Date(0), new Date()),
     alertId: alert!.id,
     alertTokens: {
       confirm: alertConfirmToken(secret, alert!.id),
