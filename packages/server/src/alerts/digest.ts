@@ -1,15 +1,20 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type {
-  AlertFrequency,
-  AlertKind,
-  LocaleCode,
-  ServiceAlertFilters,
-  VacancyAlertFilters,
+import {
+  alertFilterLines,
+  createI18n,
+  translator,
+  type AlertFrequency,
+  type AlertKind,
+  type LocaleCode,
+  type ServiceAlertFilters,
+  type Translate,
+  type VacancyAlertFilters,
 } from '@poruch/core';
 import type { Db } from '../db/index.js';
 import { services, vacancies } from '../db/schema.js';
 import type { Outbox } from '../mail/outbox.js';
 import type { DigestItem } from '../mail/templates.js';
+import { buildTextQuery, type TextQuery } from '../search/searchQuery.js';
 import { serviceMatch } from '../search/services.js';
 import { vacancyMatch } from '../search/vacancies.js';
 import { alertMailHeaders, alertManageUrl } from './links.js';
@@ -133,62 +138,87 @@ function filterKey(filters: ServiceAlertFilters | VacancyAlertFilters): string {
   ]);
 }
 
+/** The text queries of a run, built once per distinct `q` (they look words up). */
+type TextQueries = Map<string, Promise<TextQuery | null>>;
+
+const textQueryOf = (db: Db, q: string | undefined, texts: TextQueries) => {
+  const key = q ?? '';
+  if (!texts.has(key)) texts.set(key, buildTextQuery(db, q));
+  return texts.get(key)!;
+};
+
 /** The search conditions of an alert's filters: the public search's own. */
 async function matchWhere(
   db: Db,
   kind: AlertKind,
   filters: ServiceAlertFilters | VacancyAlertFilters,
+  texts: TextQueries,
 ): Promise<SQL> {
+  const tq = await textQueryOf(db, filters.q, texts);
   if (kind === 'services') {
     const f = filters as ServiceAlertFilters;
-    const { where } = await serviceMatch(db, {
-      q: f.q,
-      country: f.country,
-      category: f.category ?? 'all',
-      ...(f.near ? { near: { lat: f.near.lat, lng: f.near.lng }, radiusKm: f.near.radiusKm } : {}),
-    });
-    return where;
+    const near = f.near
+      ? { near: { lat: f.near.lat, lng: f.near.lng }, radiusKm: f.near.radiusKm }
+      : {};
+    const query = { q: f.q, country: f.country, category: f.category ?? 'all', ...near };
+    return (await serviceMatch(db, query, false, tq)).where;
   }
   const f = filters as VacancyAlertFilters;
-  const { where } = await vacancyMatch(db, {
+  const query = {
     q: f.q,
     country: f.country,
     category: f.category ?? 'all',
     experience: f.experience,
     openOnly: true,
-  });
-  return where;
+  };
+  return (await vacancyMatch(db, query, tq)).where;
 }
 
+/** Indexes of the new rows, for the search's conditions (as the table's own indexes serve them). */
+const CANDIDATE_INDEXES: Record<AlertKind, string[]> = {
+  services: ['(country_code, category)', '(lat, lng)', 'USING gin (search_doc)'],
+  vacancies: ['(service_country, service_category)', 'USING gin (search_doc)'],
+};
+
 /**
- * For each filter set, the new items the search finds: `UNION ALL` of one branch per filter set,
- * each over the new items only.
+ * For each filter set, the new items the search finds. The new rows are copied into a temporary
+ * table with the indexes the conditions use; each filter set is one `UNION ALL` branch over it,
+ * under the table's own name (the search's conditions name it). Runs in a transaction.
  */
 async function matchAll(
-  db: Db,
+  tx: Db,
   kind: AlertKind,
   groups: { key: string; filters: ServiceAlertFilters | VacancyAlertFilters }[],
   candidates: string[],
   into: Map<string, string[]>,
+  texts: TextQueries,
 ): Promise<void> {
   for (const g of groups) into.set(g.key, []);
-  if (!candidates.length) return;
+  if (!candidates.length || !groups.length) return;
   const table = kind === 'services' ? services : vacancies;
+  const name = sql.identifier(kind);
+  const copy = sql.identifier(`alert_new_${kind}`);
+  await tx.execute(sql`DROP TABLE IF EXISTS ${copy}`);
+  await tx.execute(sql`CREATE TEMP TABLE ${copy} ON COMMIT DROP AS
+    SELECT * FROM ${table} WHERE ${table.id} IN
+      (SELECT (jsonb_array_elements_text(${JSON.stringify(candidates)}::jsonb))::uuid)`);
+  for (const index of CANDIDATE_INDEXES[kind]) {
+    await tx.execute(sql`CREATE INDEX ON ${copy} ${sql.raw(index)}`);
+  }
+  await tx.execute(sql`ANALYZE ${copy}`);
   for (let i = 0; i < groups.length; i += FILTERS_PER_STATEMENT) {
     const chunk = groups.slice(i, i + FILTERS_PER_STATEMENT);
-    const branches = await Promise.all(
-      chunk.map(
-        async (g, j) => sql`SELECT ${j}::int AS g, ${table.id} AS id FROM ${table}
-          WHERE ${await matchWhere(db, kind, g.filters)} AND ${table.id} IN (SELECT id FROM c)`,
-      ),
-    );
-    const result = await db.execute(sql`
-      WITH c AS (SELECT (jsonb_array_elements_text(${JSON.stringify(candidates)}::jsonb))::uuid AS id)
-      ${sql.join(branches, sql` UNION ALL `)}`);
+    const branches: SQL[] = [];
+    for (const [j, g] of chunk.entries()) {
+      branches.push(sql`SELECT ${j}::int AS g, ${table.id} AS id FROM ${copy} AS ${name}
+        WHERE ${await matchWhere(tx, kind, g.filters, texts)}`);
+    }
+    const result = await tx.execute(sql.join(branches, sql` UNION ALL `));
     for (const r of rowsOf<{ g: number; id: string }>(result)) {
       into.get(chunk[Number(r.g)]!.key)!.push(r.id);
     }
   }
+  await tx.execute(sql`DROP TABLE ${copy}`);
 }
 
 /** What a digest shows of each item, by id. */
@@ -196,25 +226,28 @@ async function itemDetails(
   db: Db,
   kind: AlertKind,
   ids: string[],
-): Promise<Map<string, { name: string; detail: string; path: string; at: number }>> {
+): Promise<Map<string, { name: string; detail: string; path: string }>> {
   if (!ids.length) return new Map();
   const list = sql`(SELECT (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::uuid)`;
   const statement =
     kind === 'services'
-      ? sql`SELECT id, name, address AS detail, '/services/' || id AS path, created_at AS at
+      ? sql`SELECT id, name, address AS detail, '/services/' || id AS path
           FROM services WHERE id IN ${list}`
       : sql`SELECT v.id, v.name, s.name AS detail,
-            '/services/' || v.service_id || '/vacancies' AS path, v.created_at AS at
+            '/services/' || v.service_id || '/vacancies' AS path
           FROM vacancies v JOIN services s ON s.id = v.service_id WHERE v.id IN ${list}`;
-  const rows = rowsOf<{ id: string; name: string; detail: string; path: string; at: string }>(
+  const rows = rowsOf<{ id: string; name: string; detail: string; path: string }>(
     await db.execute(statement),
   );
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      { name: r.name, detail: r.detail, path: r.path, at: new Date(r.at).getTime() },
-    ]),
-  );
+  return new Map(rows.map(({ id, ...item }) => [id, item]));
+}
+
+const translators = new Map<LocaleCode, Translate>();
+/** The search's filters as lines in the recipient's language, as the confirmation mail shows them. */
+function searchLines(kind: AlertKind, filters: Claimed['filters'], locale: LocaleCode): string[] {
+  let t = translators.get(locale);
+  if (!t) translators.set(locale, (t = translator(createI18n(locale))));
+  return alertFilterLines({ kind, filters }, t);
 }
 
 /** The site's search with the alert's filters, in the recipient's language. */
@@ -269,7 +302,26 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
   const candidates = await newItems(db, kind, first.since);
   const details = await itemDetails(db, kind, [...candidates.keys()]);
   const matches = new Map<string, string[]>();
+  const texts: TextQueries = new Map();
   const batchSize = o.batchSize ?? 5000;
+  // Every distinct search of the due subscriptions, matched at once.
+  const searches = new Map<string, Claimed['filters']>();
+  for (const r of rowsOf<{ filters: Claimed['filters'] | string }>(
+    await db.execute(sql`SELECT DISTINCT filters FROM alert_subscriptions WHERE ${due(kind, now)}`),
+  )) {
+    const filters = typeof r.filters === 'string' ? JSON.parse(r.filters) : r.filters;
+    searches.set(filterKey(filters), filters);
+  }
+  await db.transaction((tx) =>
+    matchAll(
+      tx as unknown as Db,
+      kind,
+      [...searches].map(([key, filters]) => ({ key, filters })),
+      [...candidates.keys()],
+      matches,
+      texts,
+    ),
+  );
 
   for (;;) {
     const done = await db.transaction(async (tx) => {
@@ -290,78 +342,94 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
         const key = filterKey(c.filters);
         if (!matches.has(key)) missing.set(key, c.filters);
       }
-      // In the transaction: on PGlite, the one connection is the transaction's until it ends.
+      // A search changed since (its subscription's filters were edited): matched now.
       await matchAll(
         tx as unknown as Db,
         kind,
         [...missing].map(([key, filters]) => ({ key, filters })),
         [...candidates.keys()],
         matches,
+        texts,
       );
 
-      // The pairs: each subscription's matches that are new since its own start.
+      // Pairs mailed by the last digests: an item within the look-back may be among them.
+      const ids = JSON.stringify(claimed.map((c) => c.id));
+      const minSince = claimed.reduce((m, c) => (c.since < m ? c.since : m), claimed[0]!.since);
+      const before = new Set(
+        rowsOf<{ s: string; i: string }>(
+          await tx.execute(sql`
+            SELECT subscription_id AS s, item_id AS i FROM alert_deliveries
+            WHERE item_kind = ${kind} AND mailed_at >= ${minSince}::timestamptz
+              AND subscription_id IN (SELECT (jsonb_array_elements_text(${ids}::jsonb))::uuid)`),
+        ).map((r) => `${r.s} ${r.i}`),
+      );
+
+      // Each subscription's new matches, the newest first; the first DIGEST_ITEM_CAP are listed.
+      const fresh = new Map<string, string[]>();
       const pairs: [string, string][] = [];
       for (const c of claimed) {
         const since = new Date(c.since).getTime();
-        for (const item of matches.get(filterKey(c.filters)) ?? []) {
-          if (candidates.get(item)! > since) pairs.push([c.id, item]);
-        }
-      }
-      const recorded = pairs.length
-        ? rowsOf<{ s: string; i: string }>(
-            await tx.execute(sql`
-              INSERT INTO alert_deliveries (subscription_id, item_kind, item_id, mailed_at)
-              SELECT (p->>0)::uuid, ${kind}, (p->>1)::uuid, ${now.toISOString()}::timestamptz
-              FROM jsonb_array_elements(${JSON.stringify(pairs)}::jsonb) p
-              ON CONFLICT DO NOTHING
-              RETURNING subscription_id AS s, item_id AS i`),
+        const items = (matches.get(filterKey(c.filters)) ?? [])
+          .filter(
+            (i) => candidates.get(i)! > since && !before.has(`${c.id} ${i}`) && details.has(i),
           )
-        : [];
-      const bySubscription = new Map<string, string[]>();
-      for (const r of recorded) {
-        const list = bySubscription.get(r.s) ?? [];
-        list.push(r.i);
-        bySubscription.set(r.s, list);
+          .sort((a, b) => candidates.get(b)! - candidates.get(a)! || a.localeCompare(b));
+        if (!items.length) continue;
+        fresh.set(c.id, items);
+        for (const i of items.slice(0, DIGEST_ITEM_CAP)) pairs.push([c.id, i]);
       }
+      // The record of each pair listed; one that is there already is not listed again.
+      const recorded = new Set(
+        pairs.length
+          ? rowsOf<{ s: string; i: string }>(
+              await tx.execute(sql`
+                INSERT INTO alert_deliveries (subscription_id, item_kind, item_id, mailed_at)
+                SELECT (p->>0)::uuid, ${kind}, (p->>1)::uuid, ${now.toISOString()}::timestamptz
+                FROM jsonb_array_elements(${JSON.stringify(pairs)}::jsonb) p
+                ON CONFLICT DO NOTHING
+                RETURNING subscription_id AS s, item_id AS i`),
+            ).map((r) => `${r.s} ${r.i}`)
+          : [],
+      );
 
-      const mails = claimed
-        .filter((c) => bySubscription.has(c.id))
-        .map((c) => {
-          const ids = bySubscription.get(c.id)!;
-          const listed = ids
-            .map((id) => ({ id, ...details.get(id)! }))
-            .filter((d) => d.name !== undefined)
-            .sort((a, b) => b.at - a.at || a.id.localeCompare(b.id))
-            .slice(0, DIGEST_ITEM_CAP);
-          const items: DigestItem[] = listed.map((d) => ({
-            name: d.name,
-            detail: d.detail,
-            url: `${o.publicUrl}${d.path}?lang=${c.locale}`,
-          }));
-          const subscription = { id: c.id, email: c.email, locale: c.locale };
-          return {
+      const mails = claimed.flatMap((c) => {
+        const all = fresh.get(c.id);
+        if (!all) return [];
+        const listed = all
+          .slice(0, DIGEST_ITEM_CAP)
+          .filter((i) => recorded.has(`${c.id} ${i}`))
+          .map((i) => details.get(i)!);
+        if (!listed.length) return [];
+        const items: DigestItem[] = listed.map((d) => ({
+          name: d.name,
+          detail: d.detail,
+          url: `${o.publicUrl}${d.path}?lang=${c.locale}`,
+        }));
+        const subscription = { id: c.id, email: c.email, locale: c.locale };
+        return [
+          {
             to: c.email,
             locale: c.locale,
             key: `alert:${c.id}:${now.getTime()}`,
             params: {
               kind,
+              filters: searchLines(kind, c.filters, c.locale),
               items,
-              more: ids.length - items.length,
+              more: Math.max(0, all.length - DIGEST_ITEM_CAP),
               searchUrl: fullSearchUrl(o.publicUrl, kind, c.filters, c.locale),
               manageUrl: alertManageUrl(o.publicUrl, o.secret, subscription),
               headers: alertMailHeaders(o.publicUrl, o.secret, subscription),
             },
-          };
-        });
+          },
+        ];
+      });
       await o.outbox.enqueueMany(tx, 'alertDigest', mails);
       await tx.execute(sql`
         UPDATE alert_subscriptions SET last_digest_at = ${now.toISOString()}::timestamptz
-        WHERE id IN (SELECT (jsonb_array_elements_text(${JSON.stringify(
-          claimed.map((c) => c.id),
-        )}::jsonb))::uuid)`);
+        WHERE id IN (SELECT (jsonb_array_elements_text(${ids}::jsonb))::uuid)`);
       result.subscriptions += claimed.length;
       result.mails += mails.length;
-      result.pairs += recorded.length;
+      result.pairs += recorded.size;
       return claimed.length < batchSize;
     });
     if (done) break;

@@ -195,6 +195,8 @@ export interface DigestItem {
 
 type DigestParams = {
   kind: 'services' | 'vacancies';
+  /** The search's filters as lines (core's alertFilterLines, in the recipient's language). */
+  filters: string[];
   items: DigestItem[];
   /** New items beyond those listed. */
   more: number;
@@ -216,6 +218,7 @@ const alertDigest: Template<DigestParams> = {
       p.kind === 'services'
         ? 'У Поруч з’явилися нові сервіси, що відповідають вашому пошуку:'
         : 'У Поруч з’явилися нові вакансії, що відповідають вашому пошуку:',
+      `Ваш пошук: ${p.filters.join(' · ')}`,
       ...p.items.map(digestItem),
       p.more > 0
         ? `І ще ${p.more}. Усі результати: ${p.searchUrl}`
@@ -232,6 +235,7 @@ const alertDigest: Template<DigestParams> = {
       p.kind === 'services'
         ? 'New services matching your search have been added to Poruch:'
         : 'New vacancies matching your search have been added to Poruch:',
+      `Your search: ${p.filters.join(' · ')}`,
       ...p.items.map(digestItem),
       p.more > 0
         ? `And ${p.more} more. See every result: ${p.searchUrl}`

@@ -25,6 +25,7 @@ export const alertDigestsPlugin = fp(async (app: FastifyInstance, { env }: { env
         secret: app.mail.unsubscribeSecret,
         intervalMs: env.ALERT_DIGEST_INTERVAL_MS,
         batchSize: env.ALERT_DIGEST_BATCH,
+        now: () => app.now(),
         queued: () => app.mail.worker?.wake(),
       })
     : null;

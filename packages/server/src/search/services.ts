@@ -19,7 +19,7 @@ import {
   type Count,
   type SortKey,
 } from './pages.js';
-import { buildTextQuery, rankExpression } from './searchQuery.js';
+import { buildTextQuery, rankExpression, type TextQuery } from './searchQuery.js';
 import { publiclyVisible } from './visibility.js';
 
 /** The search document: maintained by triggers (migration 0002_search.sql), not in schema.ts. */
@@ -58,8 +58,15 @@ export type ServiceMatchQuery = Pick<ServiceSearchQuery, 'q' | 'country' | 'cate
  * `countMatches`: over all approved services, the document counts of the query's word bound its
  * matches (`tq.atLeast`).
  */
-export async function serviceMatch(db: Db, query: ServiceMatchQuery, countMatches = false) {
-  const tq = await buildTextQuery(db, query.q, { countMatches });
+export async function serviceMatch(
+  db: Db,
+  query: ServiceMatchQuery,
+  countMatches = false,
+  /** The text query of `q`, when the caller has built it already (alert digests reuse it). */
+  textQuery?: TextQuery | null,
+) {
+  const tq =
+    textQuery !== undefined ? textQuery : await buildTextQuery(db, query.q, { countMatches });
   // The filters; a text query adds its match (`where`), which the name tiers of the ranking
   // replace with a match on the name (see rankedPage).
   const filters: (SQL | undefined)[] = [
@@ -153,12 +160,14 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
         FROM ${p} JOIN ${services} ON ${services.id} = p.id`,
     });
   }
-  const items: ServiceSummary[] = result.rows.map(({ createdAt, confirmedAt, distanceKm, ...row }) => ({
-    ...row,
-    createdAt: toIso(createdAt),
-    confirmedAt: confirmedAt === null ? null : toIso(confirmedAt),
-    ...(near ? { distanceKm: distanceKm == null ? null : Number(distanceKm) } : {}),
-  }));
+  const items: ServiceSummary[] = result.rows.map(
+    ({ createdAt, confirmedAt, distanceKm, ...row }) => ({
+      ...row,
+      createdAt: toIso(createdAt),
+      confirmedAt: confirmedAt === null ? null : toIso(confirmedAt),
+      ...(near ? { distanceKm: distanceKm == null ? null : Number(distanceKm) } : {}),
+    }),
+  );
   return { items, ...totalOf(result.count), page, pageSize };
 }
 

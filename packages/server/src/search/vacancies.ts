@@ -10,7 +10,7 @@ import type { Db } from '../db/types.js';
 import { services, vacancies } from '../db/schema.js';
 import { cachedSearch } from './cache.js';
 import { categoryCondition, plainPage, rankedPage, toIso, totalOf, TOTAL_CAP } from './pages.js';
-import { buildTextQuery, rankExpression } from './searchQuery.js';
+import { buildTextQuery, rankExpression, type TextQuery } from './searchQuery.js';
 import { vacancyPubliclyVisible } from './visibility.js';
 
 /** The search document: maintained by triggers (migration 0002_search.sql), not in schema.ts. */
@@ -37,8 +37,13 @@ export type VacancyMatchQuery = Pick<VacancySearchQuery, 'q' | 'country' | 'cate
  * A vacancy search's conditions: `filtered` (the filters), `where` (the filters and the text
  * match) and the text query (null when `q` has no word to match). Alert digests match with it too.
  */
-export async function vacancyMatch(db: Db, query: VacancyMatchQuery) {
-  const tq = await buildTextQuery(db, query.q);
+export async function vacancyMatch(
+  db: Db,
+  query: VacancyMatchQuery,
+  /** The text query of `q`, when the caller has built it already (alert digests reuse it). */
+  textQuery?: TextQuery | null,
+) {
+  const tq = textQuery !== undefined ? textQuery : await buildTextQuery(db, query.q);
   // The service's status, country and category are copied onto the vacancy (migration 0004).
   const filters: (SQL | undefined)[] = [
     vacancyPubliclyVisible(),

@@ -103,11 +103,13 @@ describe('alert digests', () => {
     });
 
     const result = await run(at(T0, DAY));
-    expect(result).toMatchObject({ subscriptions: 2, mails: 2, pairs: 2 * ids.length });
+    // The pairs recorded are those listed; the rest are "and 5 more".
+    expect(result).toMatchObject({ subscriptions: 2, mails: 2, pairs: 2 * DIGEST_ITEM_CAP });
 
     const ua = await mailTo('ua@digest.test');
     expect(ua.subject).toBe(`Нові сервіси за вашою підпискою: ${ids.length}`);
     expect(ua.text).toContain('У Поруч з’явилися нові сервіси');
+    expect(ua.text).toContain('Ваш пошук: Країна: Польща · Категорія: Торгівля');
     expect(ua.text).toContain('І ще 5. Усі результати: https://poruch.example.org/?view=list');
     expect(ua.text).not.toContain('Стара пекарня');
     // The newest first, the 20 listed with their pages; the names are escaped in HTML.
@@ -133,6 +135,7 @@ describe('alert digests', () => {
     const en = await mailTo('en@digest.test');
     expect(en.subject).toBe(`New services for your alert: ${ids.length}`);
     expect(en.text).toContain('New services matching your search have been added to Poruch:');
+    expect(en.text).toContain('Your search: Country: Poland · Category: Commerce');
     expect(en.text).toContain('And 5 more. See every result: https://poruch.example.org/');
     expect(en.text).toContain(`/services/${ids[24]}?lang=en_GB`);
     expect(en.text).toContain('Change or cancel this alert: https://poruch.example.org/');

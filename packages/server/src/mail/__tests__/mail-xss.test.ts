@@ -93,6 +93,7 @@ function params(name: TemplateName, p: string): never {
     campaign: { subject: p, content: `# ${p}\n\n${p}\n\n* ${p}`, unsubscribeUrl: url },
     alertDigest: {
       kind: 'services',
+      filters: [p, p],
       items: [{ name: p, detail: p, url }],
       more: 3,
       searchUrl: url,
