@@ -77,6 +77,15 @@ describe('the built server: caching of static files', () => {
     const profile = await rawGet(`${server.baseUrl}/services/anything`);
     expect(profile.body.toString()).toContain('data-prerendered-route="profile"');
     expect(profile.body.toString()).toMatch(/modulepreload[^>]+\/assets\/profile-[\w-]+\.js/);
+    // A page in English preloads the English translations beside the entry (the app reads them
+    // before its first render); the Ukrainian page does not.
+    const englishChunk = /modulepreload[^>]+\/assets\/en_GB-[\w-]+\.js/;
+    for (const path of ['/', '/services/anything']) {
+      const english = await rawGet(`${server.baseUrl}${path}?lang=en_GB`);
+      expect(english.body.toString(), path).toMatch(englishChunk);
+      const ukrainian = await rawGet(`${server.baseUrl}${path}?lang=ua`);
+      expect(ukrainian.body.toString(), path).not.toMatch(englishChunk);
+    }
   });
 
   it('serves the hashed entry chunk immutable and brotli-encoded', async () => {

@@ -83,6 +83,17 @@ const appRule = mainCss.match(/(?:^|\})\.app\{([^}]*)\}/);
 if (!appRule) throw new Error('[poruch] prerender: no .app rule in the main stylesheet');
 const css = `${mainCss}.app-prerendered{${appRule[1]}}`.replace(/<\/style/gi, '<\\/style');
 
+/**
+ * The chunk of a language's translations, when the entry does not hold it already: the app imports
+ * it before its first render, so a page in that language preloads it beside the entry instead of
+ * asking for it once the entry has run (the profile's widget reads it too).
+ */
+function localeScripts(locale, own) {
+  const key = Object.keys(manifest).find((k) => k.endsWith(`/i18n/locales/${locale}.json`));
+  if (!key || entryChunks.has(key) || own.includes(key)) return [];
+  return [`/${manifest[key].file}`];
+}
+
 /** Escapes text for an element's content or a quoted attribute value. */
 const escapeHtml = (text) =>
   text.replace(
@@ -131,10 +142,13 @@ for (const route of ROUTES) {
   const own = [...closure(module)].filter((k) => !entryChunks.has(k));
   const scripts = own.map((k) => `/${manifest[k].file}`);
   const styles = [...new Set(own.flatMap((k) => manifest[k].css ?? []))].map((f) => `/${f}`);
-  const hints = [
-    ...scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
-    ...styles.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),
-  ].join('\n    ');
+  const hints = (locale) =>
+    [
+      ...[...scripts, ...localeScripts(locale, own)].map(
+        (href) => `<link rel="modulepreload" crossorigin href="${href}">`,
+      ),
+      ...styles.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),
+    ].join('\n    ');
   if (route.name === 'profile') {
     const own = styles.map((href) => readFileSync(path.join(dist, href), 'utf8')).join('');
     writeFileSync(path.join(outDir, 'profile-page.css'), own.replace(/<\/style/gi, '<\\/style'));
@@ -151,7 +165,7 @@ for (const route of ROUTES) {
     const html = localiseHead(template, head, locale)
       // Function replacers: a `$` in the CSS or the page is not a replacement pattern.
       .replace(cssLink, () => `<style>${css}</style>`)
-      .replace('</head>', () => `  ${hints}\n  </head>`)
+      .replace('</head>', () => `  ${hints(locale)}\n  </head>`)
       .replace('<div id="root"></div>', () => `<div id="root">${page}</div>`);
     if (!html.includes('<div inert="" class="app-prerendered" data-prerendered-route=')) {
       throw new Error(`[poruch] prerender: ${route.name} is not the app's layout`);
