@@ -33,7 +33,7 @@ import {
   type RunningServer,
 } from './fixtures/index.js';
 import { startStaticServer, type StaticServer } from './fixtures/staticServer.js';
-import { POLL, warsawService } from './helpers/screens.js';
+import { POLL, visitInApp, warsawService } from './helpers/screens.js';
 import {
   BAD_PHONES,
   BAD_WEBSITES,
@@ -286,6 +286,9 @@ async function expectSafe(page: Page, trap: Trap, where: string, visible: readon
   await waitForTexts(page, visible);
 }
 
+/** Opens `path` of the site: loaded first, then through the app's router (visitInApp). */
+const visit = (page: Page, path: string) => visitInApp(page, `${server.baseUrl}${path}`);
+
 /** Waits until every payload in `texts` is on the page (through shadow roots). */
 async function waitForTexts(page: Page, texts: readonly string[]) {
   const missing = async () => {
@@ -382,13 +385,14 @@ describe('public screens of the site', () => {
   it(
     'profile: every tab of every service',
     async () => {
-      const tabs = seeded.flatMap((s) =>
-        ['', '/vacancies', '/contacts'].map((tab) => ({ s, tab })),
-      );
-      await inLanes(tabs, LANES, trappedLane(), async ({ page, trap }, { s, tab }) => {
-        await page.goto(`${server.baseUrl}/services/${s.serviceId}${tab}`);
-        await waitForTexts(page, [s.payload]);
-        await expectSafe(page, trap, `profile ${s.serviceId}${tab}`, [s.payload]);
+      await inLanes(seeded, LANES, trappedLane(), async ({ page, trap }, s) => {
+        // Loaded: the server's first screen, then the app; the other tabs through the app.
+        await page.goto(`${server.baseUrl}/services/${s.serviceId}`);
+        for (const tab of ['', '/vacancies', '/contacts']) {
+          if (tab) await visit(page, `/services/${s.serviceId}${tab}`);
+          await waitForTexts(page, [s.payload]);
+          await expectSafe(page, trap, `profile ${s.serviceId}${tab}`, [s.payload]);
+        }
       });
     },
     LONG,
@@ -426,13 +430,13 @@ describe('screens of a partner and of the administrator', () => {
     async () => {
       await inLanes(seeded, LANES, { open: async () => undefined }, async (_, s) => {
         const { context, page, trap } = await trapped(s.partner);
-        await page.goto(`${server.baseUrl}/dashboard`);
+        await visit(page, '/dashboard');
         await waitForTexts(page, [s.payload]);
         await expectSafe(page, trap, `dashboard of ${s.payload}`, [s.payload]);
-        await page.goto(`${server.baseUrl}/dashboard/services`);
+        await visit(page, '/dashboard/services');
         await waitForTexts(page, [s.payload]);
         await expectSafe(page, trap, `my services of ${s.payload}`, [s.payload]);
-        await page.goto(`${server.baseUrl}/dashboard/services/${s.serviceId}`);
+        await visit(page, `/dashboard/services/${s.serviceId}`);
         await waitForTexts(page, [s.payload]);
         await expectSafe(page, trap, `service editor of ${s.payload}`, [s.payload]);
         await context.close();
@@ -455,7 +459,7 @@ describe('screens of a partner and of the administrator', () => {
       await expectSafe(page, trap, 'admin clients');
       const reviews = seeded.flatMap((s) => [s.serviceId, s.declinedId].map((id) => ({ s, id })));
       await inLanes(reviews, LANES, trappedLane(adminApi), async (lane, { s, id }) => {
-        await lane.page.goto(`${server.baseUrl}/admin/services/${id}`);
+        await visit(lane.page, `/admin/services/${id}`);
         await waitForTexts(lane.page, [s.payload]);
         await expectSafe(lane.page, lane.trap, `admin review ${id}`, [s.payload]);
       });

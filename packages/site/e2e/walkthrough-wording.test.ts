@@ -22,9 +22,9 @@ import {
   apiCall,
   exactLabel,
   loginUi,
-  openApp,
   registerPartner,
   screen,
+  visitInApp,
 } from './helpers/screens.js';
 
 const T = { ua: translator(createI18n('ua')), en_GB: translator(createI18n('en_GB')) };
@@ -91,7 +91,7 @@ const HOME_READY = '[data-testid="results"], .empty';
 
 /** Waits until the app knows the login state and the screen's data has arrived. */
 async function open(page: Page, url: string): Promise<void> {
-  await openApp(page, `${server.baseUrl}${url}`);
+  await visitInApp(page, `${server.baseUrl}${url}`);
   await page
     .locator(url.startsWith('/?') || url === '/' ? HOME_READY : 'h1')
     .first()

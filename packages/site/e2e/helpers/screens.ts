@@ -79,6 +79,33 @@ export async function openApp(page: Page, url: string): Promise<void> {
   );
 }
 
+/**
+ * Opens `url` (absolute, on the site's origin): loaded the first time (openApp), afterwards
+ * through the app's router (history and popstate, as a link does), so a run of screens in one page
+ * does not load and start the app again for each. On the way it passes a static page and waits
+ * until the target has replaced it: what the page shows afterwards is the target's own, never the
+ * previous screen's still there. Screens the server draws itself (a profile's first screen) are
+ * meant to be loaded with `openApp` or `page.goto`.
+ */
+export async function visitInApp(page: Page, url: string): Promise<void> {
+  const target = new URL(url);
+  if (!page.url().startsWith(target.origin)) {
+    await openApp(page, url);
+    return;
+  }
+  const go = (to: string) =>
+    page.evaluate((href) => {
+      history.pushState(null, '', href);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, to);
+  const hop = target.pathname === '/about' ? 'support' : 'about';
+  await go(`/${hop}`);
+  const hopScreen = page.locator(`[data-screen="${hop}"]`);
+  await hopScreen.waitFor();
+  await go(`${target.pathname}${target.search}`);
+  await hopScreen.waitFor({ state: 'detached' });
+}
+
 /** Waits for a lazy screen to render. */
 export async function screen(page: Page, name: string): Promise<void> {
   await page.locator(`[data-screen="${name}"]`).first().waitFor();
