@@ -203,7 +203,7 @@ function SearchView(props: SearchProps) {
           {props.alerts && (
             <button
               type="button"
-              className="button button--secondary alert-button"
+              className="poruch-button alert-button"
               part="button alert-button"
               onClick={() => setAlertOpen(true)}
             >

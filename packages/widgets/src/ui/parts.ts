@@ -16,5 +16,4 @@ export const UI_PARTS = [
   // The alerts' button and dialog (AlertDialog.tsx), in <poruch-search> and <poruch-vacancies>.
   'alert-button',
   'alert-dialog',
-  'alert-dialog-mask',
 ] as const;
