@@ -53,6 +53,7 @@ const Dashboard = lazyScreen(() => import('./screens/dashboard/index.js'));
 const Admin = lazyScreen(() => import('./screens/admin/index.js'));
 const Profile = lazyScreen(() => import('./screens/profile/index.js'));
 const Unsubscribe = lazyScreen(() => import('./screens/unsubscribe/index.js'));
+const Reconfirm = lazyScreen(() => import('./screens/reconfirm/index.js'));
 const Alerts = lazyScreen(() => import('./screens/alerts/index.js'));
 const StaticPage = lazyScreen(() => import('./pages/static/index.js'));
 const Embed = lazyScreen(() => import('./screens/embed/index.js'));
@@ -156,6 +157,13 @@ export const ROUTES: readonly RouteDef[] = [
     screen: StaticPage,
     access: 'everyone',
     title: 'disclaimer.title',
+  },
+  {
+    name: 'reconfirm',
+    path: '/confirm-service',
+    screen: Reconfirm,
+    access: 'everyone',
+    title: 'reconfirm.title',
   },
   {
     name: 'unsubscribe',

@@ -66,3 +66,23 @@ export function formatMonthYear(
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('month')} ${part('year')}`;
 }
+
+/**
+ * The re-confirmation line of a service (docs/product.md § Re-confirmation): "Not confirmed
+ * since <month year>" while it is overdue, else "Confirmed <month year>"; null before its first
+ * approval. Cards show only the first (`overdueOnly`), the profile either.
+ */
+export function confirmationLabel(
+  t: (key: string, params?: Record<string, unknown>) => string,
+  locale: LocaleCode,
+  s: { confirmation: string; confirmedAt: string | null },
+  { overdueOnly = false }: { overdueOnly?: boolean } = {},
+): string | null {
+  if (!s.confirmedAt) return null;
+  if (s.confirmation === 'overdue') {
+    return t('home.not_confirmed_since', {
+      date: formatMonthYear(s.confirmedAt, locale, { after: true }),
+    });
+  }
+  return overdueOnly ? null : t('home.confirmed', { date: formatMonthYear(s.confirmedAt, locale) });
+}

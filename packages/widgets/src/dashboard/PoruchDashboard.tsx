@@ -1,6 +1,12 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Service, Vacancy } from '@poruch/core';
-import { type Api, categoryLabelKey, countryNameKey, createApi } from '@poruch/core/lite';
+import {
+  type Api,
+  categoryLabelKey,
+  confirmationLabel,
+  countryNameKey,
+  createApi,
+} from '@poruch/core/lite';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useWidget, WidgetContext } from '../shared/WidgetContext.js';
 import { categoryMessages } from '../shared/messages/categoryMessages.js';
@@ -279,9 +285,13 @@ function ServiceCard(props: {
   withVacancies: boolean;
 }) {
   const { service, vacancies, dashboard, withVacancies } = props;
-  const { t } = useWidget();
+  const { t, lang } = useWidget();
   const { renderServiceActions } = useDashboardOptions();
   const [open, setOpen] = useState(false);
+  // The yearly re-confirmation: once its mail went out, until the owner confirms.
+  const reconfirm =
+    service.status === 'approved' &&
+    (service.reconfirmMailedAt !== null || service.confirmation !== 'current');
   return (
     <li className="card" part="service" data-service-id={service.id}>
       <div className="service__head">
@@ -302,7 +312,30 @@ function ServiceCard(props: {
           {t('my_services.declined_reason', { reason: service.declineReason })}
         </p>
       )}
+      {service.status === 'approved' && (
+        <p className="muted" data-confirmation={service.confirmation}>
+          {confirmationLabel(t, lang, service)}
+        </p>
+      )}
+      {reconfirm && (
+        <p
+          className={service.confirmation === 'lapsed' ? 'field__error' : 'notice'}
+          part="reconfirm"
+        >
+          {t(`my_services.reconfirm_${service.confirmation}`)}
+        </p>
+      )}
       <div className="service__actions">
+        {reconfirm && (
+          <button
+            type="button"
+            className="button"
+            part="button confirm-button"
+            onClick={() => void dashboard.confirmService(service)}
+          >
+            {t('my_services.reconfirm_button')}
+          </button>
+        )}
         {renderServiceActions?.(service)}
         <button
           type="button"

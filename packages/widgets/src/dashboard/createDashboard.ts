@@ -1,4 +1,4 @@
-import type { Service, Vacancy, VacancyInput } from '@poruch/core';
+import type { Reconfirmed, Service, Vacancy, VacancyInput } from '@poruch/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type Api, isAbort, isApiError } from '@poruch/core/lite';
 
@@ -19,6 +19,8 @@ export interface Dashboard {
   readonly store: StoreApi<DashboardState>;
   load(): Promise<void>;
   setShowOnMap(service: Service, showOnMap: boolean): Promise<void>;
+  /** Confirms an approved service is still active (the yearly re-confirmation). */
+  confirmService(service: Service): Promise<void>;
   /**
    * Loads a service's vacancies. `alone`: they are all that is shown (no `load()`), so the
    * status follows this call.
@@ -91,6 +93,25 @@ export function createDashboard(api: Api): Dashboard {
       if (updated)
         store.setState((s) => ({
           services: s.services.map((x) => (x.id === updated.id ? updated : x)),
+        }));
+    },
+    async confirmService(service) {
+      const done = await change(
+        () => api.send<Reconfirmed>('POST', `my/services/${service.id}/confirm`, {}, { signal }),
+        'success.service_confirmed',
+      );
+      if (done)
+        store.setState((s) => ({
+          services: s.services.map((x) =>
+            x.id === done.id
+              ? {
+                  ...x,
+                  confirmedAt: done.confirmedAt,
+                  reconfirmMailedAt: null,
+                  confirmation: 'current' as const,
+                }
+              : x,
+          ),
         }));
     },
     async loadVacancies(serviceId, alone = false) {

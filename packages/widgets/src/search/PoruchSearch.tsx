@@ -8,7 +8,7 @@ import { homeMessages } from '../shared/messages/homeMessages.js';
 import { alertsMessages } from '../shared/messages/alertsMessages.js';
 import { fieldMessages } from '../shared/messages/fieldMessages.js';
 import { validationMessages } from '../shared/messages/validationMessages.js';
-import { AlertDialog } from '../ui/AlertDialog.js';
+import { AlertButton } from '../ui/AlertDialog.js';
 import { useWidgetResource } from '../shared/useWidgetResource.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
@@ -94,7 +94,6 @@ const filtersOf = (s: SearchState): ServiceFilters => ({
 function SearchView(props: SearchProps) {
   const { t, lang, emit, siteBase, api } = useWidget();
   const id = useId();
-  const [alertOpen, setAlertOpen] = useState(false);
   const channel = props.channel ?? '';
   const initial: SearchState = changeSearch(NEW_SEARCH, {
     q: props.q ?? '',
@@ -201,14 +200,14 @@ function SearchView(props: SearchProps) {
               : resultsText(t, lang, 'widget.results', data)}
           </p>
           {props.alerts && (
-            <button
-              type="button"
+            <AlertButton
               className="poruch-button alert-button"
               part="button alert-button"
-              onClick={() => setAlertOpen(true)}
-            >
-              {t('alerts.notify_button')}
-            </button>
+              api={api}
+              t={t}
+              locale={lang}
+              search={() => alertSearchOf(applied)}
+            />
           )}
           <ul className="results" part="results" aria-busy={status === 'loading'}>
             {!data && <SkeletonRows count={pageSize} className="result" lines={RESULT_LINES} />}
@@ -252,15 +251,6 @@ function SearchView(props: SearchProps) {
             ))}
           </ul>
         </>
-      )}
-      {alertOpen && (
-        <AlertDialog
-          api={api}
-          t={t}
-          locale={lang}
-          search={alertSearchOf(applied)}
-          onClose={() => setAlertOpen(false)}
-        />
       )}
     </section>
   );

@@ -8,7 +8,13 @@ import {
   type ReactNode,
 } from 'react';
 import type { ServiceProfile as Profile } from '@poruch/core';
-import { categoryLabelKey, countryNameKey, isApiError, sameOriginPath } from '@poruch/core/lite';
+import {
+  categoryLabelKey,
+  confirmationLabel,
+  countryNameKey,
+  isApiError,
+  sameOriginPath,
+} from '@poruch/core/lite';
 import { ErrorState } from '../shared/ErrorState.js';
 import { useWidgetResource } from '../shared/useWidgetResource.js';
 import { useWidget } from '../shared/WidgetContext.js';
@@ -259,6 +265,7 @@ function ProfileBody({
     },
   ];
 
+  const confirmed = confirmationLabel(t, lang, profile);
   return (
     <>
       <header className="profile__head">
@@ -271,6 +278,15 @@ function ProfileBody({
             <span className="badge badge--open">{t('service_profile.partner')}</span>
           )}
         </p>
+        {confirmed && (
+          <p
+            className={profile.confirmation === 'overdue' ? 'profile__confirmed badge' : 'muted'}
+            part="confirmed"
+            data-confirmation={profile.confirmation}
+          >
+            {confirmed}
+          </p>
+        )}
       </header>
       <div className="profile__used" part="used">
         <button

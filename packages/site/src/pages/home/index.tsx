@@ -1,7 +1,13 @@
 import { lazy, Suspense, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { LIMITS, confirmationLabel, getCountries, type ServicePage, type VacancyPage } from '@poruch/core';
 import {
-  AlertDialog,
+  LIMITS,
+  confirmationLabel,
+  getCountries,
+  type ServicePage,
+  type VacancyPage,
+} from '@poruch/core';
+import {
+  AlertButton,
   alertSearchOf,
   CategoryOptions,
   changeSearch,
@@ -45,7 +51,6 @@ export default function HomePage() {
   const [draft, setDraft] = useState(state.q);
   const [shownQ, setShownQ] = useState(state.q);
   const [results, setResults] = useState<Results>(null);
-  const [alertOpen, setAlertOpen] = useState(false);
   const qId = useId();
   const countryId = useId();
   const categoryId = useId();
@@ -174,13 +179,13 @@ export default function HomePage() {
               ? t('home_page.loading_results')
               : resultsText(t, locale, 'home.results', results?.page)}
           </p>
-          <button
-            type="button"
+          <AlertButton
             className="button button--secondary results__alert"
-            onClick={() => setAlertOpen(true)}
-          >
-            {t('alerts.notify_button')}
-          </button>
+            api={api}
+            t={t}
+            locale={locale}
+            search={() => alertSearchOf(state)}
+          />
           <div className="segmented" role="group" aria-label={t('home_page.view_mode')}>
             {(['map', 'list'] as const).map((view) => (
               <button
@@ -213,15 +218,7 @@ export default function HomePage() {
           </div>
         )}
         <ResultList results={results} />
-        {alertOpen && (
-          <AlertDialog
-            api={api}
-            t={t}
-            locale={locale}
-            search={alertSearchOf(state)}
-            onClose={() => setAlertOpen(false)}
-          />
-        )}
+
         {pages > 1 && (
           <nav className="pager" aria-label={t('common.page_of', { page: state.page, pages })}>
             <button

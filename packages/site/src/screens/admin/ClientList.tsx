@@ -16,10 +16,11 @@ import { Link, useQuery } from '../../router/index.js';
 import { adminApi } from './adminApi.js';
 import { Pager } from './Pager.js';
 
-const FILTERS = ['status', 'country', 'category', 'isPartner'] as const;
+const FILTERS = ['status', 'country', 'category', 'isPartner', 'stale'] as const;
 
 /**
- * The client and partner list: expandable filters (status, country, category, partner) and a
+ * The client and partner list: expandable filters (status, country, category, partner, not
+ * re-confirmed in time: `stale`) and a
  * search of at least 3 characters, all kept in the URL so a link can be shared.
  */
 export function ClientList() {
@@ -119,6 +120,14 @@ export function ClientList() {
                 { value: 'false', label: t('admin.clients_title') },
               ]}
             />
+            <SelectField
+              id="admin-stale"
+              label={t('admin.stale_filter')}
+              value={query.get('stale') ?? ''}
+              onChange={(v) => setQuery({ stale: v, page: null })}
+              placeholder={t('admin.any')}
+              options={[{ value: 'true', label: t('admin.stale_only') }]}
+            />
           </div>
         )}
       </form>
@@ -163,6 +172,14 @@ export function ClientList() {
                     <span className={`badge badge--${s.status}`}>
                       {t(`service_status.${s.status}`)}
                     </span>
+                    {s.status === 'approved' && s.confirmation !== 'current' && (
+                      <>
+                        {' '}
+                        <span className="badge" data-confirmation={s.confirmation}>
+                          {t(`admin.confirmation_${s.confirmation}`)}
+                        </span>
+                      </>
+                    )}
                   </td>
                 </tr>
               ))}
