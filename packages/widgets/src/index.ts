@@ -30,7 +30,7 @@ export type { SearchProps, SearchProps as PoruchSearchProps } from './search/Por
 export { SEARCH_PARTS } from './search/searchStyles.js';
 export * from './search/searchModel.js';
 export { AddressCombobox } from './ui/AddressCombobox.js';
-export { AlertDialog } from './ui/AlertDialog.js';
+export { AlertButton, AlertDialog } from './ui/AlertDialog.js';
 export type { AlertDialogProps } from './ui/AlertDialog.js';
 export type { AddressComboboxProps } from './ui/AddressCombobox.js';
 export { CategoryOptions } from './ui/CategoryOptions.js';

@@ -194,6 +194,31 @@ export function AlertDialog({ api, t, locale, search, onClose }: AlertDialogProp
 }
 
 /**
+ * "Notify me about new results" and the dialog it opens: the home page's and the widgets'
+ * button. `search` is read when the dialog opens (the search at that moment).
+ */
+export function AlertButton({
+  className,
+  part,
+  search,
+  ...dialog
+}: Omit<AlertDialogProps, 'onClose' | 'search'> & {
+  className: string;
+  part?: string;
+  search: () => AlertSearch;
+}) {
+  const [open, setOpen] = useState<AlertSearch | null>(null);
+  return (
+    <>
+      <button type="button" className={className} part={part} onClick={() => setOpen(search())}>
+        {dialog.t('alerts.notify_button')}
+      </button>
+      {open && <AlertDialog {...dialog} search={open} onClose={() => setOpen(null)} />}
+    </>
+  );
+}
+
+/**
  * The dialog's own layout, rendered with it (in a widget's shadow root and in the site's page
  * alike; only `.alert-dialog*` selectors): a mask over the page and a box that fits 375 px. Inside
  * a widget (`.poruch-root`) it also draws its fields and buttons, whatever the widget's own

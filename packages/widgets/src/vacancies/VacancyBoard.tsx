@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { VacancyFilters } from './createVacancyBoard.js';
 import type { CategoryFilter } from '@poruch/core';
 import { ErrorState } from '../shared/ErrorState.js';
@@ -9,7 +9,7 @@ import { experienceMessages } from '../shared/messages/experienceMessages.js';
 import { alertsMessages } from '../shared/messages/alertsMessages.js';
 import { validationMessages } from '../shared/messages/validationMessages.js';
 import { alertSearchOf } from '../search/searchModel.js';
-import { AlertDialog } from '../ui/AlertDialog.js';
+import { AlertButton } from '../ui/AlertDialog.js';
 import { fieldMessages } from '../shared/messages/fieldMessages.js';
 import { flagMessages } from '../shared/messages/flagMessages.js';
 import { homeMessages } from '../shared/messages/homeMessages.js';
@@ -88,7 +88,6 @@ export function VacancyBoard(props: VacancyBoardProps) {
 
 function Board({ serviceId, country, category, pageSize, filters, alerts }: VacancyBoardProps) {
   const { api, t, lang, setState, emit } = useWidget();
-  const [alertOpen, setAlertOpen] = useState(false);
   const [state, board] = useVacancyBoard({
     api,
     serviceId,
@@ -128,28 +127,21 @@ function Board({ serviceId, country, category, pageSize, filters, alerts }: Vaca
       <VacancyFilterBar filters={state.filters} t={t} onChange={onFilters} />
       {/* One partner's board has no alert: alerts follow a search of every employer. */}
       {alerts && !serviceId && (
-        <button
-          type="button"
+        <AlertButton
           className="button button--secondary alert-button"
           part="button alert-button"
-          onClick={() => setAlertOpen(true)}
-        >
-          {t('alerts.notify_button')}
-        </button>
-      )}
-      {alertOpen && (
-        <AlertDialog
           api={api}
           t={t}
           locale={lang}
-          search={alertSearchOf({
-            mode: 'vacancies',
-            q: state.filters.q,
-            country: country ?? '',
-            category: category ?? '',
-            experience: state.filters.experience === 'all' ? '' : state.filters.experience,
-          })}
-          onClose={() => setAlertOpen(false)}
+          search={() =>
+            alertSearchOf({
+              mode: 'vacancies',
+              q: state.filters.q,
+              country: country ?? '',
+              category: category ?? '',
+              experience: state.filters.experience === 'all' ? '' : state.filters.experience,
+            })
+          }
         />
       )}
       {state.status === 'error' ? (
