@@ -106,3 +106,64 @@ describe('<VacancyBoard> driven by its host (React only)', () => {
     expect(seen).toEqual([expect.objectContaining({ experience: 'all', openOnly: true })]);
   });
 });
+
+describe('<poruch-vacancies alerts>', () => {
+  const storedAlerts = async () => {
+    const { sql } = await import(
+      /* @vite-ignore */ new URL(
+        '../../../../server/node_modules/drizzle-orm/index.js',
+        import.meta.url,
+      ).pathname
+    );
+    const res = await api.database.db.execute(
+      sql`select email, kind, filters, frequency, locale, confirmed_at from alert_subscriptions`,
+    );
+    return (res.rows ?? res) as Record<string, unknown>[];
+  };
+
+  it.each(mounts)(
+    'as a %s subscribes to the search on screen, with its experience; not on one partner board',
+    async (_name, mount) => {
+      const email = `board-${Math.random().toString(36).slice(2, 8)}@example.org`;
+      const host = await mount({ apiBase: api.url, lang: 'en_GB', country: 'DE', alerts: true });
+      const root = await widgetRoot(host);
+      await waitFor(() => expect(names(root).length).toBeGreaterThan(0));
+      const ui = within(root);
+      fireEvent.change(ui.getByLabelText('Experience'), { target: { value: 'one_two' } });
+      fireEvent.click(ui.getByRole('button', { name: 'Notify me about new results' }));
+      const dialog = within(await waitFor(() => ui.getByTestId('alert-dialog')));
+      expect(dialog.getByTestId('alert-filters').textContent).toContain('Experience: 1–2 years');
+      fireEvent.change(dialog.getByLabelText('E-mail'), { target: { value: 'nope' } });
+      fireEvent.click(dialog.getByRole('button', { name: 'Subscribe' }));
+      const error = () => root.querySelector('[data-testid="alert-dialog"] .field__error');
+      await waitFor(() => expect(error()?.textContent).toContain('name@example.com'));
+      fireEvent.change(dialog.getByLabelText('E-mail'), { target: { value: email } });
+      fireEvent.click(dialog.getByLabelText('Once a week'));
+      fireEvent.click(dialog.getByRole('button', { name: 'Subscribe' }));
+      await waitFor(() => expect(root.textContent).toContain('Check your inbox to confirm'));
+      const stored = (await storedAlerts()).filter((a) => a.email === email);
+      expect(stored).toEqual([
+        {
+          email,
+          kind: 'vacancies',
+          filters: { country: 'DE', category: 'all', experience: 'one_two' },
+          frequency: 'weekly',
+          locale: 'en_GB',
+          confirmed_at: null,
+        },
+      ]);
+
+      const board = await mount({
+        apiBase: api.url,
+        lang: 'en_GB',
+        serviceId: bakery.id,
+        alerts: true,
+      });
+      const boardRoot = await widgetRoot(board);
+      await waitFor(() => expect(names(boardRoot).length).toBeGreaterThan(0));
+      expect(
+        within(boardRoot).queryByRole('button', { name: 'Notify me about new results' }),
+      ).toBeNull();
+    },
+  );
+});
