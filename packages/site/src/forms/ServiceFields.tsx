@@ -18,6 +18,7 @@ import {
   TextField,
 } from './fields.js';
 import type { AddressCheck } from './useAddressCheck.js';
+import { DuplicatesPanel } from './DuplicatesPanel.js';
 import type { FormController } from './useForm.js';
 import { fieldId } from './paths.js';
 import { LIMITS } from '@poruch/core';
@@ -27,6 +28,8 @@ export interface ServiceFieldsProps {
   /** The service's path in the form values: `service` in registration, '' in the dashboard. */
   prefix: string;
   address: AddressCheck;
+  /** Adding a service: show the approved services that look like it (DuplicatesPanel). */
+  checkDuplicates?: boolean;
 }
 
 const candidateLabel = (c: AddressDetails) => c.displayName;
@@ -36,7 +39,7 @@ const candidateLabel = (c: AddressDetails) => c.displayName;
  * field of a service with the address validation flow: find the address,
  * a wrong address, an ambiguous one with its options, then the confirmation checkbox.
  */
-export function ServiceFields({ form, prefix, address }: ServiceFieldsProps) {
+export function ServiceFields({ form, prefix, address, checkDuplicates }: ServiceFieldsProps) {
   const { t, locale } = useApp();
   const path = (name: string) => (prefix ? `${prefix}.${name}` : name);
   const values = (prefix ? form.get(prefix) : form.values) as ServiceFormValues;
@@ -172,6 +175,7 @@ export function ServiceFields({ form, prefix, address }: ServiceFieldsProps) {
         maxLength={LIMITS.phoneMax}
         autoComplete="tel"
       />
+      {checkDuplicates && <DuplicatesPanel form={form} prefix={prefix} />}
       <TextField
         {...form.bind<string>(path('descriptionUa'))}
         label={label('descriptionUa')}

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { Service } from '@poruch/core';
 import {
   type Api,
@@ -14,6 +15,12 @@ import { AddressCombobox } from '../ui/AddressCombobox.js';
 import { Checkbox, Field } from '../ui/Field.js';
 import { messagesFor } from '../ui/fieldErrors.js';
 import { createServiceForm } from './createServiceForm.js';
+import {
+  answerOf,
+  DUPLICATE_CHECK_DELAY_MS,
+  duplicateProbe,
+  reasonText,
+} from './duplicatesModel.js';
 
 export interface AddServiceFormProps {
   api: Api;
@@ -28,6 +35,20 @@ export function AddServiceForm({ api, t, lang, onCreated, onCancel }: AddService
   const [state, form] = useConnector(() => createServiceForm(api), [api]);
   const { values } = state;
   const errs = (field: string) => messagesFor(t, state.fieldErrors, field);
+  const probe = duplicateProbe(values);
+  const probeKey = probe ? JSON.stringify(probe) : '';
+  useEffect(() => {
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => void form.checkDuplicates(controller.signal),
+      probeKey ? DUPLICATE_CHECK_DELAY_MS : 0,
+    );
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [form, probeKey]);
+  const claimed = state.lookalikes.find((c) => c.id === values.duplicates?.claimOf);
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     const created = await form.submit();
@@ -150,6 +171,41 @@ export function AddServiceForm({ api, t, lang, onCreated, onCancel }: AddService
           />
         </Field>
       </div>
+      {state.lookalikes.length > 0 && (
+        <section className="card" part="duplicates">
+          <h3>{t('duplicates.title')}</h3>
+          <p className="field__hint">{t('duplicates.intro')}</p>
+          {state.lookalikes.map((c) => (
+            <fieldset key={c.id} className="lookalike">
+              <legend>{c.name}</legend>
+              <span className="lookalike__where">
+                {[c.isOnline && !c.address ? t('duplicates.online') : c.address]
+                  .concat(c.reasons.map((r) => reasonText(t, c, r)))
+                  .filter(Boolean)
+                  .join(' · ')}
+              </span>
+              <span className="candidates">
+                {(['mine', 'different'] as const).map((a) => (
+                  <label key={a} className="reason">
+                    <input
+                      type="radio"
+                      name={`duplicate-${c.id}`}
+                      checked={answerOf(values.duplicates, c.id) === a}
+                      onChange={() => form.answer(c.id, a)}
+                    />
+                    <span>{t(`duplicates.${a}`)}</span>
+                  </label>
+                ))}
+              </span>
+            </fieldset>
+          ))}
+          {claimed && (
+            <p className="notice" role="status">
+              {t('duplicates.claim_notice', { name: claimed.name })}
+            </p>
+          )}
+        </section>
+      )}
       <Field label={t('field.descriptionUa')} errors={errs('descriptionUa')}>
         <textarea
           value={values.descriptionUa}

@@ -1,4 +1,11 @@
-import type { FieldError, GeocodeResult, AddressDetails, Service } from '@poruch/core';
+import type {
+  FieldError,
+  GeocodeResult,
+  AddressDetails,
+  DuplicateAnswer,
+  DuplicateCandidate,
+  Service,
+} from '@poruch/core';
 import { createStore } from 'zustand/vanilla';
 import { type Api, isAbort, isApiError } from '@poruch/core/lite';
 import { serverFieldErrors } from '../report/createReportForm.js';
@@ -12,6 +19,7 @@ import {
   validateService,
   type ServiceFormValues,
 } from './serviceFormModel.js';
+import { duplicateProbe, fetchDuplicates, keepAnswers, withAnswer } from './duplicatesModel.js';
 
 export interface ServiceFormState {
   /** The values as typed, with the validated address (serviceFormModel). */
@@ -19,6 +27,8 @@ export interface ServiceFormState {
   /** The address check: not run, running, or its answer. */
   geocode: 'idle' | 'checking' | GeocodeResult['status'];
   candidates: AddressDetails[];
+  /** Approved services that look like this one (duplicatesModel). */
+  lookalikes: DuplicateCandidate[];
   fieldErrors: FieldError[];
   error: unknown;
   sending: boolean;
@@ -34,6 +44,7 @@ export function createServiceForm(api: Api) {
     values: emptyServiceValues(),
     geocode: 'idle',
     candidates: [],
+    lookalikes: [],
     fieldErrors: [],
     error: null,
     sending: false,
@@ -88,10 +99,36 @@ export function createServiceForm(api: Api) {
     }
   };
 
+  /** Asks for the lookalikes of the service as typed; the answers about others are forgotten. */
+  const checkDuplicates = async (requestSignal: AbortSignal) => {
+    const probe = duplicateProbe(store.getState().values);
+    let lookalikes: DuplicateCandidate[] = [];
+    if (probe) {
+      try {
+        lookalikes = await fetchDuplicates(api, probe, requestSignal);
+      } catch {
+        // A failed check blocks nothing: the review still sees the duplicates.
+        return;
+      }
+    }
+    if (requestSignal.aborted) return;
+    store.setState((s) => ({
+      lookalikes,
+      values: { ...s.values, duplicates: keepAnswers(s.values.duplicates, lookalikes) },
+    }));
+  };
+
   return {
     store,
     set,
     checkAddress,
+    checkDuplicates,
+    /** The partner's answer about one lookalike. */
+    answer(id: string, answer: DuplicateAnswer) {
+      store.setState((s) => ({
+        values: { ...s.values, duplicates: withAnswer(s.values.duplicates, id, answer) },
+      }));
+    },
     /** Places for the address as typed so far (the address combobox). */
     suggest: (text: string, requestSignal: AbortSignal) =>
       fetchAddressSuggestions(api, text, store.getState().values.countryCode, requestSignal),
@@ -138,6 +175,7 @@ export function createServiceForm(api: Api) {
           values: emptyServiceValues(),
           geocode: 'idle',
           candidates: [],
+          lookalikes: [],
         });
         return service;
       } catch (e) {

@@ -2,6 +2,7 @@ export {
   add_service,
   confirm,
   dashboard,
+  duplicates,
   my_services,
   registration,
   service_status,

@@ -2,6 +2,7 @@ import {
   add_service,
   confirm,
   dashboard,
+  duplicates,
   my_services,
   registration,
   service_status,
@@ -14,6 +15,6 @@ import type { Messages } from '../shared/messages.js';
  * inline, English a chunk of its own. `category` comes from the shared categoryMessages.
  */
 export const dashboardMessages: Messages = {
-  ua: { add_service, confirm, dashboard, my_services, registration, service_status },
+  ua: { add_service, confirm, dashboard, duplicates, my_services, registration, service_status },
   en_GB: () => import('./dashboardMessages.en_GB.js'),
 };

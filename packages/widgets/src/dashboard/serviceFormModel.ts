@@ -7,6 +7,7 @@ import {
   zodErrorToFieldErrors,
   type AddressDetails,
   type CategoryKey,
+  type DuplicateAnswers,
   type FieldError,
   type GeocodeResult,
   type GeocodeSuggestions,
@@ -43,6 +44,8 @@ export interface ServiceFormValues {
   marketingConsent: boolean;
   /** The confirmation checkbox: "shown on the map at this address". */
   addressConfirmed: boolean;
+  /** Adding a service: what the partner said about its lookalikes (duplicatesModel). */
+  duplicates?: DuplicateAnswers;
 }
 
 export const emptyServiceValues = (): ServiceFormValues => ({

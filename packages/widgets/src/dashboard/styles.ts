@@ -16,6 +16,8 @@ export const dashboardStyles = /* css */ `
 .form { display: flex !important; flex-direction: column; gap: var(--_space); }
 /* A field grows along a row (base styles: flex 1 1 180px); in the form's column it is its own height. */
 .form > .field { flex: 0 0 auto; }
+.lookalike { display: flex !important; flex-wrap: wrap; justify-content: space-between; gap: 8px 24px; margin: 0; }
+.lookalike__where { opacity: 0.8; overflow-wrap: anywhere; }
 .candidates { display: flex !important; flex-direction: column; gap: 6px; }
 .notice { color: var(--_success); font-weight: 600; }
 .confirm { display: flex !important; flex-wrap: wrap; gap: 8px; align-items: center; }

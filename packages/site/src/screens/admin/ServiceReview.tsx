@@ -15,6 +15,7 @@ import { useForm } from '../../forms/useForm.js';
 import { useResource } from '@poruch/widgets';
 import { Link } from '../../router/index.js';
 import { adminApi } from './adminApi.js';
+import { PossibleDuplicates } from './PossibleDuplicates.js';
 
 /** Review of a service: its data and owner; approve, decline with a reason, mark or unmark partner. */
 export function ServiceReview({ id }: { id: string }) {
@@ -44,6 +45,15 @@ export function ServiceReview({ id }: { id: string }) {
   if (record.status === 'loading') return <StateView state="loading" />;
   if (record.status === 'error') return <StateView state="error" onRetry={record.reload} />;
   const s = record.data;
+  /** "Decline as duplicate": the decline form, its reason written for the owner. */
+  const declineAsDuplicate = (reason: string) => {
+    form.set('reason', reason);
+    setDeclining(true);
+    // The form opens below the actions: take the administrator to the reason.
+    requestAnimationFrame(() =>
+      document.querySelector<HTMLTextAreaElement>('#decline-form textarea')?.focus(),
+    );
+  };
 
   const decline = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -120,6 +130,9 @@ export function ServiceReview({ id }: { id: string }) {
           </tbody>
         </table>
       </div>
+      {s.status === 'pending' && (
+        <PossibleDuplicates id={s.id} onDecline={declineAsDuplicate} disabled={busy} />
+      )}
       <div className="item__actions">
         <button
           type="button"
@@ -150,7 +163,7 @@ export function ServiceReview({ id }: { id: string }) {
         </button>
       </div>
       {declining && (
-        <form className="card form__section" onSubmit={decline} noValidate>
+        <form className="card form__section" onSubmit={decline} noValidate id="decline-form">
           <TextField
             {...form.bind('reason')}
             label={t('admin.decline_reason')}

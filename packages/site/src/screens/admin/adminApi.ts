@@ -8,10 +8,12 @@ import type {
   AdminService,
   ApiClient,
   Campaign,
+  ClaimList,
   CampaignInput,
   Report,
   ReportPage,
   ReportStatus,
+  ReviewDuplicates,
   ServicePage,
 } from '@poruch/core';
 
@@ -57,6 +59,11 @@ export function adminApi(api: ApiClient) {
       api.get<AdministratorList>('admin/administrators', signal ? { signal } : {}),
     setRole: (id: string, role: AdminRole) =>
       api.send<Account>('PUT', `admin/administrators/${id}/role`, { role }),
+    duplicates: (id: string, signal?: AbortSignal) =>
+      api.get<ReviewDuplicates>(`admin/services/${id}/duplicates`, signal ? { signal } : {}),
+    claims: (signal?: AbortSignal) => api.get<ClaimList>('admin/claims', signal ? { signal } : {}),
+    resolveClaim: (serviceId: string, candidateId: string, verb: 'approve' | 'decline') =>
+      api.send<{ status: boolean }>('POST', `admin/claims/${serviceId}/${candidateId}/${verb}`),
     audit: (query: Record<string, string>, signal?: AbortSignal) =>
       api.get<AuditPage>('admin/audit', { query, ...(signal ? { signal } : {}) }),
   };

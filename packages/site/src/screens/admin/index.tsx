@@ -4,6 +4,7 @@ import { DashboardLayout } from '../dashboard/index.js';
 import { Administrators } from './Administrators.js';
 import { AuditLog } from './AuditLog.js';
 import { Campaigns } from './Campaigns.js';
+import { Claims } from './Claims.js';
 import { ClientList } from './ClientList.js';
 import { Reports } from './Reports.js';
 import { ServiceReview } from './ServiceReview.js';
@@ -17,6 +18,7 @@ const SCREENS: Record<AdminSection['name'], (params: RouteParams) => ReactNode> 
   clients: () => <ClientList />,
   review: (params) => <ServiceReview key={params.id} id={params.id!} />,
   reports: () => <Reports />,
+  claims: () => <Claims />,
   campaigns: () => <Campaigns />,
   audit: () => <AuditLog />,
   administrators: () => <Administrators />,

@@ -8,6 +8,7 @@ export const ADMIN_SECTIONS = [
   { name: 'clients', path: '/admin', label: 'admin.list_title' },
   { name: 'review', path: '/admin/services/:id', label: 'admin.review_title', menu: false },
   { name: 'reports', path: '/admin/reports', label: 'admin.reports' },
+  { name: 'claims', path: '/admin/claims', label: 'duplicates.claims_title' },
   { name: 'campaigns', path: '/admin/campaigns', label: 'admin.email_sender' },
   { name: 'audit', path: '/admin/audit', label: 'admin.audit_title' },
   {

@@ -95,7 +95,12 @@ function ServiceForm({ service }: { service: Service | null }) {
         </Notice>
       )}
       <div className="card form__section">
-        <ServiceFields form={form as FormController<object>} prefix="" address={address} />
+        <ServiceFields
+          form={form as FormController<object>}
+          prefix=""
+          address={address}
+          checkDuplicates={!service}
+        />
       </div>
       {form.errors.length > 0 && <Notice kind="error">{t('error.validation_failed')}</Notice>}
       <div className="form__actions">

@@ -81,7 +81,12 @@ export default function RegisterScreen() {
         </fieldset>
         <fieldset className="card form__section">
           <legend>{t('registration.service_step')}</legend>
-          <ServiceFields form={form as FormController<object>} prefix="service" address={address} />
+          <ServiceFields
+            form={form as FormController<object>}
+            prefix="service"
+            address={address}
+            checkDuplicates
+          />
         </fieldset>
         <div className="card form__section">
           <CheckboxField

@@ -8,6 +8,7 @@ export {
   confirm,
   country_name,
   dashboard,
+  duplicates,
   experience,
   field,
   flag,

@@ -1,0 +1,217 @@
+/**
+ * Duplicate detection in Chromium: a partner adding a service next to a lookalike sees it once
+ * the address is confirmed, says "a different service" (Ukrainian) or "this is mine" (English);
+ * the administrator sees "Possible duplicates" with the partner's note, declines one as a
+ * duplicate with the reason written for them, and approves the claim. Screenshots at 375 and
+ * 1280 px of the candidates and of the administrators' views, in both languages.
+ */
+import { createI18n, translator, type LocaleCode } from '@poruch/core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  collectErrors,
+  createAdmin,
+  launchBrowser,
+  makeDataDir,
+  screenshot,
+  startServer,
+  type RunningServer,
+} from './fixtures/index.js';
+import { acceptConfirm, apiCall, POLL, registerPartner, screen } from './helpers/screens.js';
+
+const T = { ua: translator(createI18n('ua')), en_GB: translator(createI18n('en_GB')) };
+const PASSWORD = 'partner password 123';
+
+let server: RunningServer;
+let browser: Browser;
+let root: { email: string; password: string };
+let lookalike: { id: string; name: string };
+const errors: string[] = [];
+
+/** A browser context in `locale`, logged in as a new partner or as the administrator. */
+async function contextAs(who: 'partner' | 'admin', locale: LocaleCode): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    serviceWorkers: 'block',
+  });
+  await context.addInitScript((lang) => {
+    localStorage.setItem('locale', lang);
+    localStorage.setItem('cookies_banner_essentials', 'true');
+    localStorage.setItem('cookies_banner_marketing', 'false');
+  }, locale);
+  if (who === 'admin') await apiCall(context, server.baseUrl, 'POST', 'auth/login', root);
+  else
+    await registerPartner(
+      context,
+      server.baseUrl,
+      `partner-${locale}-${Date.now()}@poruch.test`,
+      PASSWORD,
+      'Автосервіс Мотор',
+    );
+  return context;
+}
+
+async function pageOf(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  errors.push(...collectErrors(page));
+  await page.goto(`${server.baseUrl}${url}`);
+  return page;
+}
+
+/**
+ * Adds "Leleka" in Warsaw through the dashboard's form, answering `answer` about the lookalike
+ * the form shows; returns the new service's id.
+ */
+async function addLookalike(locale: LocaleCode, answer: 'mine' | 'different'): Promise<string> {
+  const t = T[locale];
+  const context = await contextAs('partner', locale);
+  const page = await pageOf(context, '/dashboard/services/new');
+  await screen(page, 'dashboard');
+  await page.getByLabel(new RegExp(`^${t('registration.company_name')}`)).fill('Leleka');
+  await page.getByLabel(new RegExp(`^${t('field.countryCode')}`)).selectOption('PL');
+  await page.getByRole('combobox', { name: new RegExp(`^${t('field.address')}`) }).fill('Warszawa');
+  await page.getByRole('button', { name: t('registration.find_address') }).click();
+  const panel = page.getByTestId('duplicates');
+  await page.getByLabel(t('field.addressConfirmed')).waitFor();
+  // Not before the address is confirmed.
+  expect(await panel.count()).toBe(0);
+  await page.getByLabel(t('field.addressConfirmed')).check();
+  await panel.getByRole('link', { name: lookalike.name }).waitFor();
+  await panel.getByRole('heading', { name: t('duplicates.title') }).waitFor();
+  await panel.getByText(t('duplicates.reason.name_same_place')).waitFor();
+  const group = panel.getByRole('group', {
+    name: t('duplicates.answer_legend', { name: lookalike.name }),
+  });
+  await group.getByLabel(t(`duplicates.${answer}`)).check();
+  if (answer === 'mine')
+    await panel.getByText(t('duplicates.claim_notice', { name: lookalike.name })).waitFor();
+  await panel.scrollIntoViewIfNeeded();
+  await screenshot(page, `duplicates-panel-${answer}-${locale}`);
+  const saved = page.waitForResponse(
+    (r) => r.url().endsWith('/api/v1/my/services') && r.request().method() === 'POST',
+  );
+  await page.getByRole('button', { name: t('add_service.submit') }).click();
+  const res = await saved;
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  await context.close();
+  return id;
+}
+
+beforeAll(async () => {
+  const dataDir = await makeDataDir();
+  root = await createAdmin(dataDir, 'root@poruch.test', { isSuper: true });
+  server = await startServer({ dataDir, env: { SEED_DEMO: 'false' } });
+  browser = await launchBrowser();
+  // The lookalike: "Лелека" at the place the geocoder gives for Warsaw, approved.
+  const context = await browser.newContext();
+  const place = (await (
+    await context.request.get(`${server.baseUrl}/api/v1/geocode?address=Warszawa&country=PL`)
+  ).json()) as { candidates: { lat: number; lng: number }[] };
+  const registered = (await apiCall(context, server.baseUrl, 'POST', 'auth/register', {
+    account: {
+      firstName: 'Ірина',
+      lastName: 'Бойко',
+      email: 'leleka@poruch.test',
+      phone: '',
+      locale: 'ua',
+      marketingConsent: false,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    },
+    service: {
+      name: 'Лелека',
+      countryCode: 'PL',
+      category: 'for_kids',
+      address: 'ul. Nowy Świat 5, Warszawa',
+      addressDetails: { ...place.candidates[0], displayName: 'Warszawa', city: 'Warszawa' },
+      addressConfirmed: true,
+    },
+    termsAgreed: true,
+  })) as { service: { id: string } };
+  lookalike = { id: registered.service.id, name: 'Лелека' };
+  await context.clearCookies();
+  await apiCall(context, server.baseUrl, 'POST', 'auth/login', root);
+  await apiCall(context, server.baseUrl, 'POST', `admin/services/${lookalike.id}/approve`, {});
+  await context.close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('duplicate detection', () => {
+  let different: string;
+  let mine: string;
+
+  it('shows the lookalike once the address is confirmed; each answer goes with the service', async () => {
+    different = await addLookalike('ua', 'different');
+    mine = await addLookalike('en_GB', 'mine');
+  });
+
+  it('shows the administrators the possible duplicates with the note, and declines as a duplicate with the reason prefilled', async () => {
+    for (const [locale, id, note] of [
+      ['en_GB', mine, 'said_mine'],
+      ['ua', different, 'said_different'],
+    ] as const) {
+      const t = T[locale];
+      const context = await contextAs('admin', locale);
+      const page = await pageOf(context, `/admin/services/${id}`);
+      const section = page.getByTestId('possible-duplicates');
+      await section.getByRole('heading', { name: t('duplicates.review_title') }).waitFor();
+      const item = section.locator(`[data-candidate="${lookalike.id}"]`);
+      await item.getByRole('link', { name: lookalike.name }).waitFor();
+      expect(await item.getByRole('link').getAttribute('href')).toBe(`/services/${lookalike.id}`);
+      await item
+        .getByText(t(`duplicates.${note}`, { status: t('duplicates.claim_status.open') }))
+        .waitFor();
+      await section.scrollIntoViewIfNeeded();
+      await screenshot(page, `duplicates-review-${locale}`);
+      if (locale === 'ua') {
+        await item.getByRole('button', { name: t('duplicates.decline_as_duplicate') }).click();
+        const reason = page.getByLabel(new RegExp(`^${t('admin.decline_reason')}`));
+        await expect
+          .poll(() => reason.inputValue(), POLL)
+          .toBe(
+            t('duplicates.decline_reason', {
+              name: lookalike.name,
+              url: `${server.baseUrl}/services/${lookalike.id}`,
+            }),
+          );
+        await screenshot(page, 'duplicates-decline-ua');
+        await page
+          .locator('#decline-form')
+          .getByRole('button', { name: t('admin.decline') })
+          .click();
+        await acceptConfirm(page);
+        await page.locator('.badge--declined').waitFor();
+      }
+      await context.close();
+    }
+  });
+
+  it('lists the claim with both records for the administrators, and approves it', async () => {
+    for (const locale of ['ua', 'en_GB'] as const) {
+      const t = T[locale];
+      const context = await contextAs('admin', locale);
+      const page = await pageOf(context, '/admin/claims');
+      await page.getByRole('heading', { name: t('duplicates.claims_title'), level: 1 }).waitFor();
+      const claim = page.locator(`[data-claim="${lookalike.id}"]`);
+      await claim.getByText(t('duplicates.submitted')).waitFor();
+      await claim.getByText(t('duplicates.listed')).waitFor();
+      await claim.getByText('Leleka', { exact: true }).waitFor();
+      await claim.getByRole('link', { name: lookalike.name }).waitFor();
+      await screenshot(page, `duplicates-claims-${locale}`);
+      if (locale === 'en_GB') {
+        await claim.getByRole('button', { name: t('duplicates.approve_claim') }).click();
+        await acceptConfirm(page);
+        await page.getByText(t('duplicates.claims_empty')).waitFor();
+        const gone = await context.request.get(`${server.baseUrl}/api/v1/admin/services/${mine}`);
+        expect(gone.status()).toBe(404);
+      }
+      await context.close();
+    }
+    expect(errors).toEqual([]);
+  });
+});
