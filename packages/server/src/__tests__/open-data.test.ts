@@ -275,7 +275,7 @@ describe('open data', () => {
     // More than two pages.
     const extra = OPEN_DATA_PAGE_ROWS * 2 + 10;
     await db.execute(sql`INSERT INTO services (name, country_code, status, description_other)
-      SELECT 'Bulk ' || g, 'DE', 'approved', repeat('x', 200) FROM generate_series(1, ${extra}) g`);
+      SELECT 'Bulk ' || g, 'DE', 'approved', '' FROM generate_series(1, ${extra}) g`);
     const [last] = (
       (await db.execute(sql`SELECT id::text AS id FROM services
         WHERE status = 'approved' ORDER BY id DESC LIMIT 1`)) as unknown as {
@@ -304,5 +304,5 @@ describe('open data', () => {
     expect(res.chunks.length).toBeGreaterThan(2);
     expect(res.chunks[0]!.at).toBeLessThan(res.end);
     expect(parseCsv(res.body).length).toBe(visible.length + extra + 1);
-  });
+  }, 120_000);
 });
