@@ -69,12 +69,18 @@ beforeAll(async () => {
     for (const [state, s] of Object.entries(STATES) as [State, (typeof STATES)[State]][]) {
       const { id } = await seedPartnerService(
         database.db,
-        { email: state === 'fresh' ? OWNER : `${state}@reconfirm.test`, password: PASSWORD, firstName: 'Олена' },
+        {
+          email: state === 'fresh' ? OWNER : `${state}@reconfirm.test`,
+          password: PASSWORD,
+          firstName: 'Олена',
+        },
         warsawService(s.name),
       );
       ids[state] = id;
       const mailed = s.mailed === null ? null : new Date(now - s.mailed * DAY);
-      confirmedAt[state] = new Date((mailed?.getTime() ?? now - 60 * DAY) - (mailed ? 365 * DAY : 0));
+      confirmedAt[state] = new Date(
+        (mailed?.getTime() ?? now - 60 * DAY) - (mailed ? 365 * DAY : 0),
+      );
       await database.db.execute(`UPDATE services SET
           owner_id = (SELECT id FROM accounts WHERE email = '${OWNER}'),
           confirmed_at = '${confirmedAt[state].toISOString()}',
@@ -117,38 +123,42 @@ const label = (locale: LocaleCode, state: State) => {
 };
 
 describe('yearly re-confirmation', () => {
-  it('profile and search cards: "Not confirmed since", "Confirmed"; a lapsed profile is gone', { timeout: 90_000 }, async () => {
-    for (const locale of ['ua', 'en_GB'] as const) {
-      const page = await newPage(browser, 375);
-      await inLanguage(page, locale);
-      await openApp(page, `${server.baseUrl}/services/${ids.overdue}`);
-      // Inside the profile's shadow root (Playwright's CSS pierces it).
-      const mark = page.locator('[part="confirmed"]');
-      await expect.poll(() => mark.textContent(), POLL).toBe(label(locale, 'overdue'));
-      await expectAccessible(page);
-      await screenshot(page, `reconfirm-profile-overdue-${locale}`);
+  it(
+    'profile and search cards: "Not confirmed since", "Confirmed"; a lapsed profile is gone',
+    { timeout: 90_000 },
+    async () => {
+      for (const locale of ['ua', 'en_GB'] as const) {
+        const page = await newPage(browser, 375);
+        await inLanguage(page, locale);
+        await openApp(page, `${server.baseUrl}/services/${ids.overdue}`);
+        // Inside the profile's shadow root (Playwright's CSS pierces it).
+        const mark = page.locator('[part="confirmed"]');
+        await expect.poll(() => mark.textContent(), POLL).toBe(label(locale, 'overdue'));
+        await expectAccessible(page);
+        await screenshot(page, `reconfirm-profile-overdue-${locale}`);
 
-      await openApp(page, `${server.baseUrl}/services/${ids.fresh}`);
-      const fresh = page.locator('[part="confirmed"][data-confirmation="current"]');
-      await expect.poll(() => fresh.textContent(), POLL).toBe(label(locale, 'fresh'));
+        await openApp(page, `${server.baseUrl}/services/${ids.fresh}`);
+        const fresh = page.locator('[part="confirmed"][data-confirmation="current"]');
+        await expect.poll(() => fresh.textContent(), POLL).toBe(label(locale, 'fresh'));
 
-      // Home's search: the overdue service is last, with its note; the lapsed one is not there.
-      await openApp(page, `${server.baseUrl}/?q=${encodeURIComponent('Warszawa')}`);
-      const cards = page.locator('[data-testid="results"] .card');
-      await expect.poll(() => cards.count(), POLL).toBe(3);
-      await expect.poll(() => cards.last().locator('.card__title').textContent()).toBe(
-        STATES.overdue.name,
-      );
-      expect(await cards.last().locator('[data-confirmation]').textContent()).toBe(
-        label(locale, 'overdue'),
-      );
-      expect(await page.getByText(STATES.lapsed.name).count()).toBe(0);
-      await screenshot(page, `reconfirm-search-${locale}`);
-      await page.close();
-    }
-    const gone = await fetch(`${server.baseUrl}/api/v1/services/${ids.lapsed}`);
-    expect(gone.status).toBe(404);
-  });
+        // Home's search: the overdue service is last, with its note; the lapsed one is not there.
+        await openApp(page, `${server.baseUrl}/?q=${encodeURIComponent('Warszawa')}`);
+        const cards = page.locator('[data-testid="results"] .card');
+        await expect.poll(() => cards.count(), POLL).toBe(3);
+        await expect
+          .poll(() => cards.last().locator('.card__title').textContent())
+          .toBe(STATES.overdue.name);
+        expect(await cards.last().locator('[data-confirmation]').textContent()).toBe(
+          label(locale, 'overdue'),
+        );
+        expect(await page.getByText(STATES.lapsed.name).count()).toBe(0);
+        await screenshot(page, `reconfirm-search-${locale}`);
+        await page.close();
+      }
+      const gone = await fetch(`${server.baseUrl}/api/v1/services/${ids.lapsed}`);
+      expect(gone.status).toBe(404);
+    },
+  );
 
   it('administrators filter the services not confirmed in time', async () => {
     for (const locale of ['ua', 'en_GB'] as const) {

@@ -157,7 +157,9 @@ describe('database', () => {
               ? 'mailed'
               : 'fresh',
       );
-      expect(new Set(states)).toEqual(new Set(['fresh', 'mailed', 'reminded', 'overdue', 'lapsed']));
+      expect(new Set(states)).toEqual(
+        new Set(['fresh', 'mailed', 'reminded', 'overdue', 'lapsed']),
+      );
       expect(approved.every((s) => s.confirmedAt)).toBe(true);
       const run = await runReconfirmation({
         db: database.db,

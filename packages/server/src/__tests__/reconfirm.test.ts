@@ -114,7 +114,9 @@ describe('yearly re-confirmation', () => {
     expect(a.mailed + b.mailed).toBe(2);
 
     const mail = await mailOf(ua.email, /^Чи працює ще «Пекарня «Рік»»\?$/);
-    expect(mail.text).toContain('Останнє підтвердження вашого сервісу «Пекарня «Рік»»: січень 2026 р.');
+    expect(mail.text).toContain(
+      'Останнє підтвердження вашого сервісу «Пекарня «Рік»»: січень 2026 р.',
+    );
     const confirmUrl = linkIn(mail, '/confirm-service\\?token=');
     expect(confirmUrl).toContain('&lang=ua');
     expect(linkIn(mail, '/dashboard/services/')).toBe(
@@ -146,9 +148,9 @@ describe('yearly re-confirmation', () => {
       body: { errors: { message: 'reconfirm_link_invalid' } },
     });
     // Another link's signature is no re-confirmation link.
-    expect((await oneClick(unsubscribeToken(server.app.mail.unsubscribeSecret, ua.id))).status).toBe(
-      400,
-    );
+    expect(
+      (await oneClick(unsubscribeToken(server.app.mail.unsubscribeSecret, ua.id))).status,
+    ).toBe(400);
     clock = new Date(MAIL_AT.getTime() + 400 * DAY);
     expect(await oneClick(token)).toMatchObject({
       status: 400,
@@ -156,7 +158,10 @@ describe('yearly re-confirmation', () => {
     });
     clock = afterMail(21);
     const ok = await oneClick(token);
-    expect(ok).toMatchObject({ status: 200, body: { id: ua.id, confirmedAt: clock.toISOString() } });
+    expect(ok).toMatchObject({
+      status: 200,
+      body: { id: ua.id, confirmedAt: clock.toISOString() },
+    });
     expect(await row(ua.id)).toMatchObject({
       confirmedAt: clock,
       reconfirmMailedAt: null,
@@ -197,8 +202,10 @@ describe('yearly re-confirmation', () => {
     expect((await steady.client.post(`/api/v1/my/services/${steady.id}/confirm`)).status).toBe(200);
 
     const search = async (q = '') =>
-      ((await web().get(`/api/v1/services?q=${encodeURIComponent(q)}&country=PL`)).body as ServicePage)
-        .items;
+      (
+        (await web().get(`/api/v1/services?q=${encodeURIComponent(q)}&country=PL`))
+          .body as ServicePage
+      ).items;
     const ids = async (q?: string) => (await search(q)).map((s) => s.id);
     const vacancyIds = async () =>
       ((await web().get('/api/v1/vacancies?q=barista')).body.items as { id: string }[]).map(
@@ -273,7 +280,10 @@ describe('yearly re-confirmation', () => {
     const res = await client.post('/api/v1/auth/register', registration());
     const id = res.body.service.id as string;
     const pending = await client.post(`/api/v1/my/services/${id}/confirm`);
-    expect(pending).toMatchObject({ status: 409, body: { errors: { message: 'service_not_approved' } } });
+    expect(pending).toMatchObject({
+      status: 409,
+      body: { errors: { message: 'service_not_approved' } },
+    });
     const visitor = web();
     await visitor.init();
     const anonymous = await visitor.post(`/api/v1/my/services/${id}/confirm`);

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { PeriodicJob } from '../lib/periodicJob.js';
 import { runDigests, type DigestOptions, type DigestRunResult } from './digest.js';
 
 export interface DigestJobOptions extends DigestOptions {
@@ -13,51 +14,18 @@ export interface DigestJobOptions extends DigestOptions {
  * The periodic alert digest run in this process: `runDigests` every `intervalMs`, each run
  * finishing before the next starts. Several processes may run it on one database (digest.ts).
  */
-export class DigestJob {
-  private stopping = false;
-  private loopDone: Promise<void> | null = null;
-  private wakeUp: (() => void) | null = null;
-
-  constructor(private readonly o: DigestJobOptions) {}
-
-  start() {
-    this.loopDone ??= this.loop();
-  }
-
-  /** Finishes the run in hand, then stops. */
-  async stop() {
-    this.stopping = true;
-    this.wakeUp?.();
-    await this.loopDone;
+export class DigestJob extends PeriodicJob {
+  constructor(private readonly options: DigestJobOptions) {
+    super({ ...options, name: 'alert digest', run: () => this.runOnce() });
   }
 
   /** One run now (tests, and the loop). */
   async runOnce(): Promise<DigestRunResult> {
-    const result = await runDigests(this.o);
+    const result = await runDigests(this.options);
     if (result.mails > 0) {
-      this.o.log.info(result, 'alert digests queued');
-      this.o.queued?.();
+      this.options.log.info(result, 'alert digests queued');
+      this.options.queued?.();
     }
     return result;
-  }
-
-  private async loop() {
-    while (!this.stopping) {
-      try {
-        await this.runOnce();
-      } catch (err) {
-        this.o.log.error({ err }, 'alert digest run failed; trying again');
-      }
-      if (this.stopping) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, this.o.intervalMs);
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-        this.wakeUp = done;
-      });
-      this.wakeUp = null;
-    }
   }
 }

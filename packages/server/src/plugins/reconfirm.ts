@@ -18,23 +18,21 @@ declare module 'fastify' {
  * `overdue` and `lapsed` (src/reconfirm/). Registered after the mail plugin: it stops before the
  * outbox worker and the database.
  */
-export const reconfirmPlugin = fp(
-  async (app: FastifyInstance, { env }: { env: Env }) => {
-    const job = env.RECONFIRM_JOB
-      ? new ReconfirmJob({
-          db: app.db,
-          log: app.log,
-          outbox: app.mail.outbox,
-          publicUrl: env.PUBLIC_URL,
-          secret: app.mail.unsubscribeSecret,
-          intervalMs: env.RECONFIRM_INTERVAL_MS,
-          now: () => app.now(),
-          queued: () => app.mail.worker?.wake(),
-          changed: () => invalidateMap(app),
-        })
-      : null;
-    app.decorate('reconfirmJob', job);
-    app.addHook('onReady', async () => job?.start());
-    app.addHook('onClose', async () => job?.stop());
-  },
-);
+export const reconfirmPlugin = fp(async (app: FastifyInstance, { env }: { env: Env }) => {
+  const job = env.RECONFIRM_JOB
+    ? new ReconfirmJob({
+        db: app.db,
+        log: app.log,
+        outbox: app.mail.outbox,
+        publicUrl: env.PUBLIC_URL,
+        secret: app.mail.unsubscribeSecret,
+        intervalMs: env.RECONFIRM_INTERVAL_MS,
+        now: () => app.now(),
+        queued: () => app.mail.worker?.wake(),
+        changed: () => invalidateMap(app),
+      })
+    : null;
+  app.decorate('reconfirmJob', job);
+  app.addHook('onReady', async () => job?.start());
+  app.addHook('onClose', async () => job?.stop());
+});

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { PeriodicJob } from '../lib/periodicJob.js';
 import { runReconfirmation, type ReconfirmOptions, type ReconfirmRunResult } from './index.js';
 
 export interface ReconfirmJobOptions extends ReconfirmOptions {
@@ -12,51 +13,21 @@ export interface ReconfirmJobOptions extends ReconfirmOptions {
 }
 
 /**
- * The periodic re-confirmation run in this process: `runReconfirmation` every `intervalMs`, each
- * run finishing before the next starts. Several processes may run it on one database.
+ * The periodic re-confirmation run in this process: `runReconfirmation` every `intervalMs`.
+ * Several processes may run it on one database (each mail is claimed once).
  */
-export class ReconfirmJob {
-  private stopping = false;
-  private loopDone: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private wakeUp: (() => void) | null = null;
-
-  constructor(private readonly o: ReconfirmJobOptions) {}
-
-  start() {
-    this.loopDone ??= this.loop();
-  }
-
-  /** Finishes the run in hand, then stops. */
-  async stop() {
-    this.stopping = true;
-    this.wakeUp?.();
-    await this.loopDone;
+export class ReconfirmJob extends PeriodicJob {
+  constructor(private readonly options: ReconfirmJobOptions) {
+    super({ ...options, name: 're-confirmation', run: () => this.runOnce() });
   }
 
   /** One run now (tests, and the loop). */
   async runOnce(): Promise<ReconfirmRunResult> {
-    const result = await runReconfirmation(this.o);
-    if (result.mailed + result.reminded > 0) this.o.queued?.();
-    if (result.overdue + result.lapsed > 0) await this.o.changed?.();
-    if (Object.values(result).some((n) => n > 0)) this.o.log.info(result, 're-confirmation run');
+    const o = this.options;
+    const result = await runReconfirmation(o);
+    if (result.mailed + result.reminded > 0) o.queued?.();
+    if (result.overdue + result.lapsed > 0) await o.changed?.();
+    if (Object.values(result).some((n) => n > 0)) o.log.info(result, 're-confirmation run');
     return result;
-  }
-
-  private async loop() {
-    while (!this.stopping) {
-      try {
-        await this.runOnce();
-      } catch (err) {
-        this.o.log.error({ err }, 're-confirmation run failed; trying again');
-      }
-      if (this.stopping) break;
-      await new Promise<void>((resolve) => {
-        this.wakeUp = resolve;
-        this.timer = setTimeout(resolve, this.o.intervalMs);
-      });
-      if (this.timer) clearTimeout(this.timer);
-      this.wakeUp = null;
-    }
   }
 }

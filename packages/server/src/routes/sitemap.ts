@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, count, eq, gt } from 'drizzle-orm';
+import { and, asc, count, gt } from 'drizzle-orm';
 import { LOCALE_CODES, localeAlternates, localeUrl } from '@poruch/core';
 import { services } from '../db/schema.js';
 import type { Env } from '../env.js';
@@ -49,8 +49,7 @@ export async function sitemapRoutes(app: FastifyInstance, { env }: { env: Env })
   const base = env.PUBLIC_URL;
 
   const approvedCount = async () =>
-    (await app.db.select({ n: count() }).from(services).where(publiclyVisible()))[0]
-      ?.n ?? 0;
+    (await app.db.select({ n: count() }).from(services).where(publiclyVisible()))[0]?.n ?? 0;
 
   /** One page of approved services, in id order, from the n-th page. */
   const servicePage = async (page: number) => {
@@ -60,11 +59,7 @@ export async function sitemapRoutes(app: FastifyInstance, { env }: { env: Env })
       rows = await app.db
         .select({ id: services.id, updatedAt: services.updatedAt })
         .from(services)
-        .where(
-          after
-            ? and(publiclyVisible(), gt(services.id, after))
-            : publiclyVisible(),
-        )
+        .where(after ? and(publiclyVisible(), gt(services.id, after)) : publiclyVisible())
         .orderBy(asc(services.id))
         .limit(SITEMAP_PAGE_SIZE);
       after = rows.at(-1)?.id;

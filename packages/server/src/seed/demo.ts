@@ -278,7 +278,8 @@ function confirmationOf(index: number, createdAt: number, now: number) {
   const stage = RECONFIRM_STAGES[index % RECONFIRM_EVERY];
   if (!stage) {
     // Confirmed within the year: at creation, or (for older ones) some months ago.
-    const confirmedAt = now - createdAt < 330 * DAY_MS ? createdAt : now - ((index % 300) + 1) * DAY_MS;
+    const confirmedAt =
+      now - createdAt < 330 * DAY_MS ? createdAt : now - ((index % 300) + 1) * DAY_MS;
     return { confirmedAt: new Date(confirmedAt) };
   }
   const mailedAt = now - stage.mailedDaysAgo * DAY_MS;

@@ -19,7 +19,12 @@ export default function ReconfirmScreen() {
       if (!token) return 'reconfirm_link_invalid';
       try {
         // Silent: a refusal is this page's own message, not an error toast.
-        return await api.send<Reconfirmed>('POST', 'reconfirm', { token }, { silent: true, signal });
+        return await api.send<Reconfirmed>(
+          'POST',
+          'reconfirm',
+          { token },
+          { silent: true, signal },
+        );
       } catch (e) {
         if (signal.aborted || !isApiError(e)) throw e;
         return e.key;

@@ -26,12 +26,16 @@ export async function reconfirmRoutes(fastify: FastifyInstance) {
   const confirm = async (where: Parameters<typeof confirmService>[1]): Promise<Reconfirmed> => {
     const result = await confirmService(app.db, where, app.now());
     if (!result) {
-      throw new PoruchError(where.cycle ? 400 : 404, where.cycle ? 'reconfirm_link_expired' : 'resource_was_not_found');
+      throw new PoruchError(
+        where.cycle ? 400 : 404,
+        where.cycle ? 'reconfirm_link_expired' : 'resource_was_not_found',
+      );
     }
     const { before, after } = result;
     if (after.status !== 'approved') throw new PoruchError(409, 'service_not_approved');
     // A lapsed service is back on the map (search and profiles follow the write by themselves).
-    if (before.confirmation !== after.confirmation) await invalidateMap(app, { id: after.id, before });
+    if (before.confirmation !== after.confirmation)
+      await invalidateMap(app, { id: after.id, before });
     return { id: after.id, name: after.name, confirmedAt: after.confirmedAt!.toISOString() };
   };
 
