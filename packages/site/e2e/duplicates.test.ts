@@ -28,34 +28,37 @@ let root: { email: string; password: string };
 let lookalike: { id: string; name: string };
 const errors: string[] = [];
 
-/** A browser context in `locale`, logged in as a new partner or as the administrator. */
-async function contextAs(who: 'partner' | 'admin', locale: LocaleCode): Promise<BrowserContext> {
-  const context = await browser.newContext({
+/** One page for the whole file each: a partner's and the administrator's. */
+let partnerPage: Page;
+let adminPage: Page;
+
+/** A logged-in page (a context of its own) as a new partner or as the administrator. */
+async function pageAs(who: 'partner' | 'admin'): Promise<Page> {
+  const context: BrowserContext = await browser.newContext({
     viewport: { width: 1280, height: 800 },
     serviceWorkers: 'block',
   });
-  await context.addInitScript((lang) => {
-    localStorage.setItem('locale', lang);
+  await context.addInitScript(() => {
     localStorage.setItem('cookies_banner_essentials', 'true');
     localStorage.setItem('cookies_banner_marketing', 'false');
-  }, locale);
+  });
   if (who === 'admin') await apiCall(context, server.baseUrl, 'POST', 'auth/login', root);
   else
     await registerPartner(
       context,
       server.baseUrl,
-      `partner-${locale}-${Date.now()}@poruch.test`,
+      'partner@poruch.test',
       PASSWORD,
       'Автосервіс Мотор',
     );
-  return context;
-}
-
-async function pageOf(context: BrowserContext, url: string): Promise<Page> {
   const page = await context.newPage();
   errors.push(...collectErrors(page));
-  await page.goto(`${server.baseUrl}${url}`);
   return page;
+}
+
+/** Opens `url` in `locale` (the app takes `?lang=`). */
+async function open(page: Page, url: string, locale: LocaleCode): Promise<void> {
+  await page.goto(`${server.baseUrl}${url}${url.includes('?') ? '&' : '?'}lang=${locale}`);
 }
 
 /**
@@ -64,8 +67,8 @@ async function pageOf(context: BrowserContext, url: string): Promise<Page> {
  */
 async function addLookalike(locale: LocaleCode, answer: 'mine' | 'different'): Promise<string> {
   const t = T[locale];
-  const context = await contextAs('partner', locale);
-  const page = await pageOf(context, '/dashboard/services/new');
+  const page = partnerPage;
+  await open(page, '/dashboard/services/new', locale);
   await screen(page, 'dashboard');
   await page.getByLabel(new RegExp(`^${t('registration.company_name')}`)).fill('Leleka');
   await page.getByLabel(new RegExp(`^${t('field.countryCode')}`)).selectOption('PL');
@@ -94,7 +97,7 @@ async function addLookalike(locale: LocaleCode, answer: 'mine' | 'different'): P
   const res = await saved;
   expect(res.status()).toBe(201);
   const { id } = (await res.json()) as { id: string };
-  await context.close();
+  await page.waitForURL(`**/dashboard/services/${id}`);
   return id;
 }
 
@@ -134,6 +137,7 @@ beforeAll(async () => {
   await apiCall(context, server.baseUrl, 'POST', 'auth/login', root);
   await apiCall(context, server.baseUrl, 'POST', `admin/services/${lookalike.id}/approve`, {});
   await context.close();
+  [partnerPage, adminPage] = await Promise.all([pageAs('partner'), pageAs('admin')]);
 });
 
 afterAll(async () => {
@@ -156,8 +160,8 @@ describe('duplicate detection', () => {
       ['ua', different, 'said_different'],
     ] as const) {
       const t = T[locale];
-      const context = await contextAs('admin', locale);
-      const page = await pageOf(context, `/admin/services/${id}`);
+      const page = adminPage;
+      await open(page, `/admin/services/${id}`, locale);
       const section = page.getByTestId('possible-duplicates');
       await section.getByRole('heading', { name: t('duplicates.review_title') }).waitFor();
       const item = section.locator(`[data-candidate="${lookalike.id}"]`);
@@ -187,15 +191,14 @@ describe('duplicate detection', () => {
         await acceptConfirm(page);
         await page.locator('.badge--declined').waitFor();
       }
-      await context.close();
     }
   });
 
   it('lists the claim with both records for the administrators, and approves it', async () => {
     for (const locale of ['ua', 'en_GB'] as const) {
       const t = T[locale];
-      const context = await contextAs('admin', locale);
-      const page = await pageOf(context, '/admin/claims');
+      const page = adminPage;
+      await open(page, '/admin/claims', locale);
       await page.getByRole('heading', { name: t('duplicates.claims_title'), level: 1 }).waitFor();
       const claim = page.locator(`[data-claim="${lookalike.id}"]`);
       await claim.getByText(t('duplicates.submitted')).waitFor();
@@ -207,10 +210,11 @@ describe('duplicate detection', () => {
         await claim.getByRole('button', { name: t('duplicates.approve_claim') }).click();
         await acceptConfirm(page);
         await page.getByText(t('duplicates.claims_empty')).waitFor();
-        const gone = await context.request.get(`${server.baseUrl}/api/v1/admin/services/${mine}`);
+        const gone = await page
+          .context()
+          .request.get(`${server.baseUrl}/api/v1/admin/services/${mine}`);
         expect(gone.status()).toBe(404);
       }
-      await context.close();
     }
     expect(errors).toEqual([]);
   });
