@@ -11,7 +11,13 @@ import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createI18n, formatMonthYear, translator, type LocaleCode } from '@poruch/core';
+import {
+  createI18n,
+  formatMonthYear,
+  translator,
+  type LocaleCode,
+  type ServiceInput,
+} from '@poruch/core';
 import { openDatabase, seedPartnerService } from '@poruch/server/testing';
 import {
   createAdmin,
@@ -74,7 +80,7 @@ beforeAll(async () => {
           password: PASSWORD,
           firstName: 'Олена',
         },
-        warsawService(s.name),
+        warsawService(s.name) as ServiceInput,
       );
       ids[state] = id;
       const mailed = s.mailed === null ? null : new Date(now - s.mailed * DAY);

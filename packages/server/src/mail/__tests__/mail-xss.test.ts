@@ -79,6 +79,14 @@ function problems(html: string): string[] {
 const textOf = (html: string) =>
   new window.DOMParser().parseFromString(html, 'text/html').body.textContent ?? '';
 
+const reconfirmParams = (p: string, url: string) => ({
+  serviceName: p,
+  confirmedAt: '2025-11-10T09:00:00.000Z',
+  confirmUrl: url,
+  updateUrl: url,
+  hideDays: 90,
+});
+
 /** Each template's parameters with `p` in every free-text one. */
 function params(name: TemplateName, p: string): never {
   const url = 'https://poruch.example/dashboard';
@@ -107,6 +115,8 @@ function params(name: TemplateName, p: string): never {
       manageUrl: url,
       days: 7,
     },
+    reconfirm: reconfirmParams(p, url),
+    reconfirmReminder: reconfirmParams(p, url),
   };
   return all[name] as never;
 }
