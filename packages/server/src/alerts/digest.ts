@@ -86,6 +86,9 @@ interface Claimed {
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
+/** Ids as one array literal parameter (`'{…}'::uuid[]`): one value, however many. */
+const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
+
 /** Subscriptions of `kind` whose period has ended at `now`. */
 function due(kind: AlertKind, now: Date): SQL {
   const ends = (['instant', 'daily', 'weekly'] as const).map(
@@ -302,21 +305,23 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
   const candidates = await newItems(db, kind, first.since);
   const details = await itemDetails(db, kind, [...candidates.keys()]);
   const matches = new Map<string, string[]>();
+  /** Each search's lines and link in a language, once per run. */
+  const searches = new Map<string, { lines: string[]; url: string }>();
   const texts: TextQueries = new Map();
   const batchSize = o.batchSize ?? 5000;
   // Every distinct search of the due subscriptions, matched at once.
-  const searches = new Map<string, Claimed['filters']>();
+  const distinct = new Map<string, Claimed['filters']>();
   for (const r of rowsOf<{ filters: Claimed['filters'] | string }>(
     await db.execute(sql`SELECT DISTINCT filters FROM alert_subscriptions WHERE ${due(kind, now)}`),
   )) {
     const filters = typeof r.filters === 'string' ? JSON.parse(r.filters) : r.filters;
-    searches.set(filterKey(filters), filters);
+    distinct.set(filterKey(filters), filters);
   }
   await db.transaction((tx) =>
     matchAll(
       tx as unknown as Db,
       kind,
-      [...searches].map(([key, filters]) => ({ key, filters })),
+      [...distinct].map(([key, filters]) => ({ key, filters })),
       [...candidates.keys()],
       matches,
       texts,
@@ -352,31 +357,37 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
         texts,
       );
 
-      // Pairs mailed by the last digests: an item within the look-back may be among them.
-      const ids = JSON.stringify(claimed.map((c) => c.id));
-      const minSince = claimed.reduce((m, c) => (c.since < m ? c.since : m), claimed[0]!.since);
-      const before = new Set(
-        rowsOf<{ s: string; i: string }>(
-          await tx.execute(sql`
-            SELECT subscription_id AS s, item_id AS i FROM alert_deliveries
-            WHERE item_kind = ${kind} AND mailed_at >= ${minSince}::timestamptz
-              AND subscription_id IN (SELECT (jsonb_array_elements_text(${ids}::jsonb))::uuid)`),
-        ).map((r) => `${r.s} ${r.i}`),
-      );
-
-      // Each subscription's new matches, the newest first; the first DIGEST_ITEM_CAP are listed.
-      const fresh = new Map<string, string[]>();
-      const pairs: [string, string][] = [];
-      for (const c of claimed) {
+      // Each subscription's new matches, the newest first.
+      const news = claimed.map((c) => {
         const since = new Date(c.since).getTime();
         const items = (matches.get(filterKey(c.filters)) ?? [])
-          .filter(
-            (i) => candidates.get(i)! > since && !before.has(`${c.id} ${i}`) && details.has(i),
-          )
+          .filter((i) => candidates.get(i)! > since && details.has(i))
           .sort((a, b) => candidates.get(b)! - candidates.get(a)! || a.localeCompare(b));
-        if (!items.length) continue;
-        fresh.set(c.id, items);
-        for (const i of items.slice(0, DIGEST_ITEM_CAP)) pairs.push([c.id, i]);
+        return { c, since, items };
+      });
+      // An item of the look-back (from before the last digest) may have been mailed by it.
+      const maybeMailed = news.flatMap(({ c, since, items }) =>
+        items.filter((i) => candidates.get(i)! <= since + DIGEST_LOOKBACK_MS).map((i) => [c.id, i]),
+      );
+      const before = new Set(
+        maybeMailed.length
+          ? rowsOf<{ s: string; i: string }>(
+              await tx.execute(sql`
+                SELECT d.subscription_id AS s, d.item_id AS i
+                FROM jsonb_array_elements(${JSON.stringify(maybeMailed)}::jsonb) p
+                JOIN alert_deliveries d ON d.subscription_id = (p->>0)::uuid
+                  AND d.item_kind = ${kind} AND d.item_id = (p->>1)::uuid`),
+            ).map((r) => `${r.s} ${r.i}`)
+          : [],
+      );
+      // The first DIGEST_ITEM_CAP of what was not mailed before are listed.
+      const fresh = new Map<string, string[]>();
+      const pairs: [string, string][] = [];
+      for (const { c, items } of news) {
+        const unmailed = items.filter((i) => !before.has(`${c.id} ${i}`));
+        if (!unmailed.length) continue;
+        fresh.set(c.id, unmailed);
+        for (const i of unmailed.slice(0, DIGEST_ITEM_CAP)) pairs.push([c.id, i]);
       }
       // The record of each pair listed; one that is there already is not listed again.
       const recorded = new Set(
@@ -384,8 +395,9 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
           ? rowsOf<{ s: string; i: string }>(
               await tx.execute(sql`
                 INSERT INTO alert_deliveries (subscription_id, item_kind, item_id, mailed_at)
-                SELECT (p->>0)::uuid, ${kind}, (p->>1)::uuid, ${now.toISOString()}::timestamptz
-                FROM jsonb_array_elements(${JSON.stringify(pairs)}::jsonb) p
+                SELECT p.s, ${kind}, p.i, ${now.toISOString()}::timestamptz
+                FROM unnest(${uuidArray(pairs.map((p) => p[0]))}::uuid[],
+                            ${uuidArray(pairs.map((p) => p[1]))}::uuid[]) AS p(s, i)
                 ON CONFLICT DO NOTHING
                 RETURNING subscription_id AS s, item_id AS i`),
             ).map((r) => `${r.s} ${r.i}`)
@@ -406,6 +418,15 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
           url: `${o.publicUrl}${d.path}?lang=${c.locale}`,
         }));
         const subscription = { id: c.id, email: c.email, locale: c.locale };
+        const searchKey = `${c.locale} ${filterKey(c.filters)}`;
+        let search = searches.get(searchKey);
+        if (!search) {
+          search = {
+            lines: searchLines(kind, c.filters, c.locale),
+            url: fullSearchUrl(o.publicUrl, kind, c.filters, c.locale),
+          };
+          searches.set(searchKey, search);
+        }
         return [
           {
             to: c.email,
@@ -413,10 +434,10 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
             key: `alert:${c.id}:${now.getTime()}`,
             params: {
               kind,
-              filters: searchLines(kind, c.filters, c.locale),
+              filters: search.lines,
               items,
               more: Math.max(0, all.length - DIGEST_ITEM_CAP),
-              searchUrl: fullSearchUrl(o.publicUrl, kind, c.filters, c.locale),
+              searchUrl: search.url,
               manageUrl: alertManageUrl(o.publicUrl, o.secret, subscription),
               headers: alertMailHeaders(o.publicUrl, o.secret, subscription),
             },
@@ -426,7 +447,9 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
       await o.outbox.enqueueMany(tx, 'alertDigest', mails);
       await tx.execute(sql`
         UPDATE alert_subscriptions SET last_digest_at = ${now.toISOString()}::timestamptz
-        WHERE id IN (SELECT (jsonb_array_elements_text(${ids}::jsonb))::uuid)`);
+        WHERE id IN (SELECT (jsonb_array_elements_text(${JSON.stringify(
+          claimed.map((c) => c.id),
+        )}::jsonb))::uuid)`);
       result.subscriptions += claimed.length;
       result.mails += mails.length;
       result.pairs += recorded.size;

@@ -15,14 +15,17 @@ const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
 /** The server from source, running its digests every 100 ms in small transactions. */
 const startChild = (env: Record<string, string>) =>
-  startChildServer({
-    ALERT_DIGEST_INTERVAL_MS: '100',
-    ALERT_DIGEST_BATCH: '2',
-    MAIL_POLL_MS: '100',
-    MAIL_RATE_PER_MINUTE: '60000',
-    MAIL_LEASE_SECONDS: '3',
-    ...env,
-  });
+  startChildServer(
+    {
+      ALERT_DIGEST_INTERVAL_MS: '100',
+      ALERT_DIGEST_BATCH: '2',
+      MAIL_POLL_MS: '100',
+      MAIL_RATE_PER_MINUTE: '60000',
+      MAIL_LEASE_SECONDS: '3',
+      ...env,
+    },
+    180_000,
+  );
 
 /**
  * Crash test: the digest run of 1,500 daily alerts is SIGKILLed in the middle, and the server
@@ -70,7 +73,7 @@ describe(`alert digests across a crash (${onPostgres ? 'PostgreSQL, two instance
     if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
   });
 
-  it('mails each subscriber once, whatever happens', { timeout: 240_000 }, async () => {
+  it('mails each subscriber once, whatever happens', { timeout: 480_000 }, async () => {
     const env = {
       DATA_DIR: dataDir,
       SMTP_URL: smtp.url,

@@ -227,6 +227,26 @@ describe('alert digests', () => {
     expect(await digestsTo('weekly@digest.test')).toHaveLength(1);
   });
 
+  it('mails an approval committed after a run but stamped before it, and never one mailed already', async () => {
+    const sub = await addSubscription(db(), {
+      email: 'lookback@digest.test',
+      frequency: 'instant',
+      confirmedAt: T0,
+    });
+    const mailed = await addService(db(), {
+      name: 'Уже надіслано',
+      approvedAt: at(T0, 55 * 60_000),
+    });
+    expect(await run(at(T0, HOUR))).toMatchObject({ mails: 1, pairs: 1 });
+    // Its transaction began (and stamped the approval) before the run, and committed after it.
+    const late = await addService(db(), { name: 'Запізніле', approvedAt: at(T0, 58 * 60_000) });
+    expect(await run(at(T0, 2 * HOUR))).toMatchObject({ mails: 1, pairs: 1 });
+    expect(await delivered(sub)).toEqual([mailed, late].sort());
+    const [, second] = await digestsTo('lookback@digest.test');
+    expect((second!.payload.items as { name: string }[]).map((i) => i.name)).toEqual(['Запізніле']);
+    expect(second!.payload.more).toBe(0);
+  });
+
   it('finds what the public search finds among the new items, for the same filters', async () => {
     const old = at(T0, -DAY);
     const fresh = at(T0, HOUR);
