@@ -16,11 +16,14 @@ let api: ApiServer;
 let own: SeededService;
 /** A partner of its own for adding services, so the other tests see one service. */
 let adder: SeededService;
+/** An approved service that a new one looks like (the same phone). */
+let lookalike: SeededService;
 
 beforeAll(async () => {
   api = await startApiServer();
   own = await api.addService({ name: 'Пекарня «Хліб»' }, { pending: true });
   adder = await api.addService({ name: 'Кав’ярня «Ранок»' });
+  lookalike = await api.addService({ name: 'Лелека', phone: '+48 600-555-444' });
 }, 60_000);
 
 afterAll(async () => {
@@ -128,6 +131,44 @@ describe.each(mountsFor(PoruchDashboard, 'poruch-dashboard'))(
       await waitFor(() => expect(ui.getByRole('heading', { name })).toBeTruthy(), {
         timeout: 15_000,
       });
+    }, 30_000);
+
+    it('shows the approved lookalikes of a new service and sends the answer with it', async () => {
+      useOrigin(api.url);
+      const { root, ui } = await openAs(adder);
+      fireEvent.click(await waitFor(() => ui.getByRole('button', { name: 'Add service' })));
+      const form = await waitFor(() => root.querySelector<HTMLElement>('[part="service-form"]')!);
+      const name = `Leleka ${Math.random().toString(36).slice(2, 6)}`;
+      fireEvent.change(ui.getByLabelText('Name'), { target: { value: name } });
+      fireEvent.change(ui.getByLabelText('Country'), { target: { value: 'PL' } });
+      fireEvent.click(ui.getByLabelText('Online service'));
+      fireEvent.change(ui.getByLabelText('Telephone'), { target: { value: '+48 600 555 444' } });
+      const panel = await waitFor(
+        () => {
+          const found = root.querySelector<HTMLElement>('[part="duplicates"]');
+          if (!found) throw new Error('no lookalikes shown yet');
+          return found;
+        },
+        { timeout: 5_000 },
+      );
+      expect(panel.textContent).toContain('Is it already listed?');
+      expect(panel.textContent).toContain('Лелека');
+      expect(panel.textContent).toContain('Same phone number');
+      const group = within(panel).getByRole('group', { name: 'Лелека' });
+      fireEvent.click(within(group).getByLabelText('This is mine'));
+      await waitFor(() =>
+        expect(panel.textContent).toContain('the administrators will check that “Лелека” is yours'),
+      );
+      fireEvent.click(within(form).getByRole('button', { name: 'Add service' }));
+      await waitFor(() => expect(ui.getByRole('heading', { name })).toBeTruthy(), {
+        timeout: 15_000,
+      });
+      const { rows } = await api.database.db.$client.query(
+        `SELECT a.answer, a.claim_status FROM duplicate_answers a
+           JOIN services s ON s.id = a.service_id WHERE s.name = $1 AND a.candidate_id = $2`,
+        [name, lookalike.id],
+      );
+      expect(rows).toEqual([{ answer: 'mine', claim_status: 'open' }]);
     }, 30_000);
   },
 );
