@@ -130,7 +130,13 @@ export async function seedWorld(server: TestServer, actor: Actor): Promise<World
   const secret = server.app.mail.unsubscribeSecret;
   const [alert] = await server.database.db
     .insert(alertSubscriptions)
-    .values({ email: owner.email, locale: 'ua', kind: 'services', filters: {}, frequency: 'daily' })
+    .values({
+      email: owner.email,
+      locale: 'ua',
+      kind: 'services',
+      filters: { category: 'all' },
+      frequency: 'daily',
+    })
     .returning({ id: alertSubscriptions.id });
   return {
     owner,

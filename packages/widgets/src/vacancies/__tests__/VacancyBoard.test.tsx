@@ -125,7 +125,7 @@ describe('<poruch-vacancies alerts>', () => {
     'as a %s subscribes to the search on screen, with its experience; not on one partner board',
     async (_name, mount) => {
       const email = `board-${Math.random().toString(36).slice(2, 8)}@example.org`;
-      const host = await mount({ apiBase: api.url, lang: 'en_GB', country: 'DE', alerts: true });
+      const host = await mount({ apiBase: api.url, lang: 'en_GB', country: 'DE', alerts: 'true' });
       const root = await widgetRoot(host);
       await waitFor(() => expect(names(root).length).toBeGreaterThan(0));
       const ui = within(root);
@@ -157,7 +157,7 @@ describe('<poruch-vacancies alerts>', () => {
         apiBase: api.url,
         lang: 'en_GB',
         serviceId: bakery.id,
-        alerts: true,
+        alerts: 'true',
       });
       const boardRoot = await widgetRoot(board);
       await waitFor(() => expect(names(boardRoot).length).toBeGreaterThan(0));
