@@ -17,7 +17,14 @@ import {
   startServer,
   type RunningServer,
 } from './fixtures/index.js';
-import { acceptConfirm, apiCall, POLL, registerPartner, screen } from './helpers/screens.js';
+import {
+  acceptConfirm,
+  apiCall,
+  exactLabel,
+  POLL,
+  registerPartner,
+  screen,
+} from './helpers/screens.js';
 
 const T = { ua: translator(createI18n('ua')), en_GB: translator(createI18n('en_GB')) };
 const PASSWORD = 'partner password 123';
@@ -32,8 +39,8 @@ const errors: string[] = [];
 let partnerPage: Page;
 let adminPage: Page;
 
-/** A logged-in page (a context of its own) as a new partner or as the administrator. */
-async function pageAs(who: 'partner' | 'admin'): Promise<Page> {
+/** A page (a context of its own) of a visitor, a new partner or the administrator. */
+async function pageAs(who: 'visitor' | 'partner' | 'admin'): Promise<Page> {
   const context: BrowserContext = await browser.newContext({
     viewport: { width: 1280, height: 800 },
     serviceWorkers: 'block',
@@ -43,7 +50,7 @@ async function pageAs(who: 'partner' | 'admin'): Promise<Page> {
     localStorage.setItem('cookies_banner_marketing', 'false');
   });
   if (who === 'admin') await apiCall(context, server.baseUrl, 'POST', 'auth/login', root);
-  else
+  else if (who === 'partner')
     await registerPartner(
       context,
       server.baseUrl,
@@ -62,14 +69,28 @@ async function open(page: Page, url: string, locale: LocaleCode): Promise<void> 
 }
 
 /**
- * Adds "Leleka" in Warsaw through the dashboard's form, answering `answer` about the lookalike
- * the form shows; returns the new service's id.
+ * Adds "Leleka" in Warsaw through the service form, at registration (a visitor) or in the
+ * dashboard (the partner), answering `answer` about the lookalike the form shows; returns the
+ * new service's id.
  */
-async function addLookalike(locale: LocaleCode, answer: 'mine' | 'different'): Promise<string> {
+async function addLookalike(
+  locale: LocaleCode,
+  answer: 'mine' | 'different',
+  via: 'registration' | 'dashboard',
+): Promise<string> {
   const t = T[locale];
-  const page = partnerPage;
-  await open(page, '/dashboard/services/new', locale);
-  await screen(page, 'dashboard');
+  const page = via === 'dashboard' ? partnerPage : await pageAs('visitor');
+  if (via === 'dashboard') {
+    await open(page, '/dashboard/services/new', locale);
+    await screen(page, 'dashboard');
+  } else {
+    await open(page, '/provide-help', locale);
+    await screen(page, 'provide-help');
+    await page.getByLabel(t('field.firstName')).fill('Олена');
+    await page.getByLabel(t('field.email')).fill('visitor@poruch.test');
+    await page.getByLabel(exactLabel(t('field.password'))).fill(PASSWORD);
+    await page.getByLabel(t('field.confirmPassword')).fill(PASSWORD);
+  }
   await page.getByLabel(new RegExp(`^${t('registration.company_name')}`)).fill('Leleka');
   await page.getByLabel(new RegExp(`^${t('field.countryCode')}`)).selectOption('PL');
   await page.getByRole('combobox', { name: new RegExp(`^${t('field.address')}`) }).fill('Warszawa');
@@ -90,14 +111,22 @@ async function addLookalike(locale: LocaleCode, answer: 'mine' | 'different'): P
     await panel.getByText(t('duplicates.claim_notice', { name: lookalike.name })).waitFor();
   await panel.scrollIntoViewIfNeeded();
   await screenshot(page, `duplicates-panel-${answer}-${locale}`);
+  const endpoint = via === 'dashboard' ? '/api/v1/my/services' : '/api/v1/auth/register';
   const saved = page.waitForResponse(
-    (r) => r.url().endsWith('/api/v1/my/services') && r.request().method() === 'POST',
+    (r) => r.url().endsWith(endpoint) && r.request().method() === 'POST',
   );
-  await page.getByRole('button', { name: t('add_service.submit') }).click();
+  if (via === 'registration') await page.getByLabel(t('field.termsAgreed')).check();
+  const submit = via === 'dashboard' ? 'add_service.submit' : 'registration.submit';
+  await page.getByRole('button', { name: t(submit) }).click();
   const res = await saved;
   expect(res.status()).toBe(201);
-  const { id } = (await res.json()) as { id: string };
-  await page.waitForURL(`**/dashboard/services/${id}`);
+  const body = (await res.json()) as { id: string } | { service: { id: string } };
+  const id = 'service' in body ? body.service.id : body.id;
+  if (via === 'dashboard') await page.waitForURL(`**/dashboard/services/${id}`);
+  else {
+    await page.waitForURL(`**/dashboard`);
+    await page.context().close();
+  }
   return id;
 }
 
@@ -149,9 +178,9 @@ describe('duplicate detection', () => {
   let different: string;
   let mine: string;
 
-  it('shows the lookalike once the address is confirmed; each answer goes with the service', async () => {
-    different = await addLookalike('ua', 'different');
-    mine = await addLookalike('en_GB', 'mine');
+  it('shows the lookalike once the address is confirmed, at registration and in the dashboard; each answer goes with the service', async () => {
+    different = await addLookalike('ua', 'different', 'registration');
+    mine = await addLookalike('en_GB', 'mine', 'dashboard');
   });
 
   it('shows the administrators the possible duplicates with the note, and declines as a duplicate with the reason prefilled', async () => {
