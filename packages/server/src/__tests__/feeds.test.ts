@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
-import { Window } from 'happy-dom';
+import { Window, type Element } from 'happy-dom';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../paths.js';
@@ -88,7 +88,7 @@ describe('Atom feeds', () => {
         .values({
           name: key,
           countryCode: 'PL',
-          category: 'legal',
+          category: 'legal_services',
           status: 'approved',
           descriptionUa: `Опис ${key}`,
           descriptionOther: `Description of ${key}`,
@@ -100,7 +100,7 @@ describe('Atom feeds', () => {
     };
     // More than a feed holds, oldest first.
     await db.execute(sql`INSERT INTO services (name, country_code, category, status, created_at, updated_at)
-      SELECT 'Old ' || g, 'PL', 'legal', 'approved', ${at(0)}::timestamptz - g * interval '1 minute',
+      SELECT 'Old ' || g, 'PL', 'legal_services', 'approved', ${at(0)}::timestamptz - g * interval '1 minute',
         ${at(0)}::timestamptz - g * interval '1 minute'
       FROM generate_series(1, ${FEED_ENTRIES + 5}) g`);
     await add('german', {

@@ -118,7 +118,7 @@ describe('open data', () => {
     const base = {
       ownerId: owner!.id,
       countryCode: 'PL',
-      category: 'legal' as const,
+      category: 'legal_services' as const,
       address: 'ul. Marszałkowska 10, Warszawa',
       addressDetails: {
         lat: 52.2297,
@@ -248,6 +248,12 @@ describe('open data', () => {
       expect(again.status).toBe(304);
       expect(again.body.length).toBe(0);
       expect(again.headers.etag).toBe(etag);
+      // HEAD: the headers alone, without reading the services.
+      const head = await new Promise<http.IncomingMessage>((resolve, reject) =>
+        http.request(`${server.url}${path}`, { method: 'HEAD' }, resolve).on('error', reject).end(),
+      );
+      expect(head.statusCode).toBe(200);
+      expect(head.headers.etag).toBe(etag);
 
       // A service nobody sees changes nothing of the file.
       await server.database.db
