@@ -139,8 +139,7 @@ export async function authRoutes(fastify: FastifyInstance, { env }: { env: Env }
         response: { 200: accountSchema },
       },
     },
-    async (request) =>
-      accountToApi(signedIn(await repo.update(current(request).id, request.body))),
+    async (request) => accountToApi(signedIn(await repo.update(current(request).id, request.body))),
   );
 
   app.post(
