@@ -214,6 +214,19 @@ describe('yearly re-confirmation', () => {
     await page.close();
   });
 
+  it('the mail’s Update link leads through the login to the service’s editor', async () => {
+    const page = await newPage(browser, 375);
+    await openApp(page, `${server.baseUrl}/dashboard/services/${ids.overdue}`);
+    await page.waitForURL(/\/login\?back=/);
+    await loginUi(page, OWNER, PASSWORD);
+    await page.waitForURL(new RegExp(`/dashboard/services/${ids.overdue}`));
+    await page.locator('#service-title', { hasText: T.ua('my_services.edit_service') }).waitFor();
+    const values = () =>
+      page.$$eval('input', (inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+    await expect.poll(values, POLL).toContain(STATES.overdue.name);
+    await page.close();
+  });
+
   it('the mail’s one-click page confirms without login and refuses a forged link', async () => {
     for (const locale of ['ua', 'en_GB'] as const) {
       const page = await newPage(browser, 375);
