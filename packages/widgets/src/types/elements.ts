@@ -43,7 +43,9 @@ export interface PoruchReportElement
   extends PoruchWidgetElement, ElementProperties<PoruchReportProps> {}
 /** `<poruch-service>` (`headingLevel` is a prop of the React component only). */
 export interface PoruchServiceElement
-  extends PoruchWidgetElement, ElementProperties<PoruchServiceProps, 'headingLevel'> {}
+  extends
+    PoruchWidgetElement,
+    ElementProperties<PoruchServiceProps, 'headingLevel' | 'servicesEnd'> {}
 /** `<poruch-dashboard>`: `api-base`, `lang` and `theme` only (the rest is React only). */
 export interface PoruchDashboardElement
   extends

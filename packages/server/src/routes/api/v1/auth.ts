@@ -14,6 +14,7 @@ import {
   registrationResultSchema,
   registrationSchema,
   resetPasswordSchema,
+  type ErrorKey,
 } from '@poruch/core';
 import { accounts, pushSubscriptions, services } from '../../../db/schema.js';
 import type { Env } from '../../../env.js';
@@ -50,7 +51,7 @@ const current = (request: FastifyRequest): AccountRow => request.account!;
  * The account an UPDATE … RETURNING gave. None when it was deleted after this request read it
  * (a second request of its owner, or an administrator): 401, as for a session that has ended.
  */
-function signedIn(row: AccountRow | undefined, code = 'unauthorized'): AccountRow {
+function signedIn(row: AccountRow | undefined, code: ErrorKey = 'unauthorized'): AccountRow {
   if (!row) throw new PoruchError(401, code);
   return row;
 }
