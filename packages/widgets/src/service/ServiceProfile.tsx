@@ -279,12 +279,12 @@ function ProfileBody({
           )}
         </p>
         {confirmed && (
-          <p
-            className={profile.confirmation === 'overdue' ? 'profile__confirmed badge' : 'muted'}
-            part="confirmed"
-            data-confirmation={profile.confirmation}
-          >
-            {confirmed}
+          <p className="muted" part="confirmed" data-confirmation={profile.confirmation}>
+            {profile.confirmation === 'overdue' ? (
+              <span className="badge">{confirmed}</span>
+            ) : (
+              confirmed
+            )}
           </p>
         )}
       </header>
