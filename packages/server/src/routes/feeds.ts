@@ -137,6 +137,28 @@ export async function feedRoutes(fastify: FastifyInstance, { env }: { env: Env }
   const placeOf = (t: Translate, country: string, city: string, online: boolean) =>
     [online ? t('feeds.online') : city, t(countryNameKey(country))].filter(Boolean).join(', ');
 
+  /** The feed's language, its translator and its links to the site's pages. */
+  const contextOf = (query: FeedQuery) => {
+    const locale = query.lang ?? DEFAULT_LOCALE;
+    return { locale, t: translatorOf(locale), link: pageLink(query) };
+  };
+
+  /** The feed of `kind` with its entries, for the filters of `query`. */
+  const document = (kind: 'services' | 'vacancies', query: FeedQuery, entries: Entry[]) => {
+    const { locale, t, link } = contextOf(query);
+    const self = selfUrl(`/feeds/${kind}.atom`, query);
+    return atom({
+      id: self,
+      title: titleOf(t, `feeds.${kind}_title`, query),
+      subtitle: t(`feeds.${kind}_subtitle`),
+      self,
+      site: link('/'),
+      locale,
+      author: t('app.name'),
+      entries,
+    });
+  };
+
   const schema = (summary: string, description: string) => ({
     tags: ['feeds'],
     summary,
@@ -157,9 +179,7 @@ export async function feedRoutes(fastify: FastifyInstance, { env }: { env: Env }
     },
     async (request, reply) => {
       const query = request.query;
-      const locale = query.lang ?? DEFAULT_LOCALE;
-      const link = pageLink(query);
-      const t = translatorOf(locale);
+      const { locale, t, link } = contextOf(query);
       const filters: (SQL | undefined)[] = [
         publiclyVisible(),
         query.country ? eq(services.countryCode, query.country) : undefined,
@@ -182,16 +202,10 @@ export async function feedRoutes(fastify: FastifyInstance, { env }: { env: Env }
         .where(and(...filters))
         .orderBy(desc(services.createdAt), asc(services.id))
         .limit(FEED_ENTRIES);
-      const self = selfUrl('/feeds/services.atom', query);
-      const body = atom({
-        id: self,
-        title: titleOf(t, 'feeds.services_title', query),
-        subtitle: t('feeds.services_subtitle'),
-        self,
-        site: link('/'),
-        locale,
-        author: t('app.name'),
-        entries: rows.map((r) => {
+      const body = document(
+        'services',
+        query,
+        rows.map((r) => {
           // The description in the feed's language when the partner wrote one, else the other.
           const own = locale === 'ua' ? r.descriptionUa : r.descriptionOther;
           const description = own || r.descriptionUa || r.descriptionOther;
@@ -210,7 +224,7 @@ export async function feedRoutes(fastify: FastifyInstance, { env }: { env: Env }
             updated: r.updatedAt,
           };
         }),
-      });
+      );
       return reply.type(ATOM_TYPE).send(body);
     },
   );
@@ -225,9 +239,7 @@ export async function feedRoutes(fastify: FastifyInstance, { env }: { env: Env }
     },
     async (request, reply) => {
       const query = request.query;
-      const locale = query.lang ?? DEFAULT_LOCALE;
-      const link = pageLink(query);
-      const t = translatorOf(locale);
+      const { t, link } = contextOf(query);
       // The service's country and category are copied onto the vacancy (migration 0004).
       const filters: (SQL | undefined)[] = [
         vacancyPubliclyVisible(),
@@ -256,16 +268,10 @@ export async function feedRoutes(fastify: FastifyInstance, { env }: { env: Env }
         .where(and(...filters))
         .orderBy(desc(vacancies.createdAt), asc(vacancies.id))
         .limit(FEED_ENTRIES);
-      const self = selfUrl('/feeds/vacancies.atom', query);
-      const body = atom({
-        id: self,
-        title: titleOf(t, 'feeds.vacancies_title', query),
-        subtitle: t('feeds.vacancies_subtitle'),
-        self,
-        site: link('/'),
-        locale,
-        author: t('app.name'),
-        entries: rows.map((r) => {
+      const body = document(
+        'vacancies',
+        query,
+        rows.map((r) => {
           const facts = [
             placeOf(t, r.countryCode, r.city, r.isOnline),
             r.salary && t('feeds.salary', { salary: r.salary }),
@@ -283,7 +289,7 @@ export async function feedRoutes(fastify: FastifyInstance, { env }: { env: Env }
             updated: r.updatedAt,
           };
         }),
-      });
+      );
       return reply.type(ATOM_TYPE).send(body);
     },
   );
