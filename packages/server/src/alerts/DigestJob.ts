@@ -21,7 +21,10 @@ export class DigestJob extends PeriodicJob {
 
   /** One run now (tests, and the loop). */
   async runOnce(): Promise<DigestRunResult> {
-    const result = await runDigests(this.options);
+    const result = await runDigests({
+      onBatch: (batch) => this.options.log.debug(batch, 'alert digest batch committed'),
+      ...this.options,
+    });
     if (result.mails > 0) {
       this.options.log.info(result, 'alert digests queued');
       this.options.queued?.();

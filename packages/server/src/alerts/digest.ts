@@ -66,6 +66,8 @@ export interface DigestOptions {
   now?: () => Date;
   /** Subscriptions claimed per transaction. */
   batchSize?: number;
+  /** After each committed batch: the subscriptions it moved on and the mails it queued. */
+  onBatch?: (batch: { subscriptions: number; mails: number }) => void;
 }
 
 export interface DigestRunResult {
@@ -453,9 +455,15 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
       result.subscriptions += claimed.length;
       result.mails += mails.length;
       result.pairs += recorded.size;
-      return claimed.length < batchSize;
+      return {
+        last: claimed.length < batchSize,
+        subscriptions: claimed.length,
+        mails: mails.length,
+      };
     });
-    if (done) break;
+    if (done === true) break;
+    o.onBatch?.({ subscriptions: done.subscriptions, mails: done.mails });
+    if (done.last) break;
   }
   return result;
 }
