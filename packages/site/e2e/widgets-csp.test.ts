@@ -85,8 +85,8 @@ beforeAll(async () => {
   const body = [
     `<poruch-service api-base="${api}" service-id="${serviceId}"></poruch-service>`,
     `<poruch-map api-base="${api}" tile-url="${tiles.origin}/tile.png?{z}/{x}/{y}"></poruch-map>`,
-    `<poruch-search api-base="${api}" page-size="3"></poruch-search>`,
-    `<poruch-vacancies api-base="${api}" page-size="3"></poruch-vacancies>`,
+    `<poruch-search api-base="${api}" page-size="3" alerts></poruch-search>`,
+    `<poruch-vacancies api-base="${api}" page-size="3" alerts></poruch-vacancies>`,
     `<poruch-report api-base="${api}" service-id="${serviceId}"></poruch-report>`,
     `<poruch-dashboard api-base="${api}"></poruch-dashboard>`,
   ].join('\n');
@@ -262,6 +262,22 @@ describe('every widget on a host page with the strict CSP of docs/embedding.md',
     expect(reserved).toBeGreaterThan(0);
     expect(expected['poruch-map at 1280']!.height).toBe(reserved);
     await screenshot(page, 'widgets-csp');
+    // The alert dialog (loaded when opened) is laid out by the widget's adopted sheet too: a box
+    // of at most 480 px with its shadow, not an unstyled form across the page.
+    for (const tag of ['poruch-search', 'poruch-vacancies']) {
+      const widget = page.locator(tag);
+      await widget.getByRole('button', { name: ua('alerts.notify_button') }).click();
+      const dialog = widget.getByTestId('alert-dialog');
+      await dialog.waitFor();
+      const look = await dialog.evaluate((d) => {
+        const style = getComputedStyle(d);
+        return { width: d.getBoundingClientRect().width, shadow: style.boxShadow !== 'none' };
+      });
+      expect(look.width, tag).toBeLessThanOrEqual(480);
+      expect(look.shadow, tag).toBe(true);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    }
     expect(await violations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();

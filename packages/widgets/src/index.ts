@@ -30,7 +30,9 @@ export type { SearchProps, SearchProps as PoruchSearchProps } from './search/Por
 export { SEARCH_PARTS } from './search/searchStyles.js';
 export * from './search/searchModel.js';
 export { AddressCombobox } from './ui/AddressCombobox.js';
-export { AlertButton, AlertDialog } from './ui/AlertDialog.js';
+export { AlertButton } from './ui/AlertButton.js';
+export { AlertDialog } from './ui/AlertDialog.js';
+export { ALERT_DIALOG_CSS } from './ui/alertDialogStyles.js';
 export type { AlertDialogProps } from './ui/AlertDialog.js';
 export type { AddressComboboxProps } from './ui/AddressCombobox.js';
 export { CategoryOptions } from './ui/CategoryOptions.js';

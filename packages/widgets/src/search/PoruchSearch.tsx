@@ -8,7 +8,8 @@ import { homeMessages } from '../shared/messages/homeMessages.js';
 import { alertsMessages } from '../shared/messages/alertsMessages.js';
 import { fieldMessages } from '../shared/messages/fieldMessages.js';
 import { validationMessages } from '../shared/messages/validationMessages.js';
-import { AlertButton } from '../ui/AlertDialog.js';
+import { AlertButton } from '../ui/AlertButton.js';
+import { ALERT_DIALOG_CSS } from '../ui/alertDialogStyles.js';
 import { useWidgetResource } from '../shared/useWidgetResource.js';
 import { useWidget } from '../shared/WidgetContext.js';
 import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
@@ -73,7 +74,7 @@ export function PoruchSearch(props: SearchProps) {
   return (
     <WidgetShell
       {...props}
-      styles={searchStyles}
+      styles={searchStyles + ALERT_DIALOG_CSS}
       parts={SEARCH_PARTS}
       messages={MESSAGES}
       handlers={props}

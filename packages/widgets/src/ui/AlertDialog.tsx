@@ -13,7 +13,6 @@ import {
 } from '@poruch/core';
 import type { Api } from '@poruch/core/lite';
 import { isApiError } from '@poruch/core/lite';
-import { themeVar } from '../shared/theme.js';
 import { Field } from './Field.js';
 import { messagesFor } from './fieldErrors.js';
 
@@ -34,7 +33,9 @@ export interface AlertDialogProps {
 /**
  * "Notify me about new results": the e-mail, how often, and the search shown read-only. Sends
  * `POST alerts` (double opt-in), then says to check the inbox. The site's home page and the
- * `alerts` attribute of `<poruch-search>` and `<poruch-vacancies>` show this same dialog.
+ * `alerts` attribute of `<poruch-search>` and `<poruch-vacancies>` show this same dialog, loaded
+ * when AlertButton opens it (its validation is not part of a widget's first load). Its layout is
+ * ALERT_DIALOG_CSS (alertDialogStyles.ts), in the widget's stylesheet or the page's.
  */
 export function AlertDialog({ api, t, locale, search, onClose }: AlertDialogProps) {
   const id = useId();
@@ -98,7 +99,6 @@ export function AlertDialog({ api, t, locale, search, onClose }: AlertDialogProp
         if (e.target === e.currentTarget) onClose();
       }}
     >
-      <style>{ALERT_DIALOG_CSS}</style>
       <div className="alert-dialog__box">
         <div className="dialog__header">
           <h2 id={`${id}-title`} className="dialog__title">
@@ -192,65 +192,3 @@ export function AlertDialog({ api, t, locale, search, onClose }: AlertDialogProp
     </dialog>
   );
 }
-
-/**
- * "Notify me about new results" and the dialog it opens: the home page's and the widgets'
- * button. `search` is read when the dialog opens (the search at that moment).
- */
-export function AlertButton({
-  className,
-  part,
-  search,
-  ...dialog
-}: Omit<AlertDialogProps, 'onClose' | 'search'> & {
-  className: string;
-  part?: string;
-  search: () => AlertSearch;
-}) {
-  const [open, setOpen] = useState<AlertSearch | null>(null);
-  return (
-    <>
-      <button type="button" className={className} part={part} onClick={() => setOpen(search())}>
-        {dialog.t('alerts.notify_button')}
-      </button>
-      {open && <AlertDialog {...dialog} search={open} onClose={() => setOpen(null)} />}
-    </>
-  );
-}
-
-/**
- * The dialog's own layout, rendered with it (in a widget's shadow root and in the site's page
- * alike; only `.alert-dialog*` selectors): a mask over the page and a box that fits 375 px. Inside
- * a widget (`.poruch-root`) it also draws its fields and buttons, whatever the widget's own
- * styles say about forms (the search widget lays its form out in a row).
- */
-const ALERT_DIALOG_CSS = /* css */ `
-.alert-dialog { box-sizing: border-box; width: min(480px, calc(100% - 24px)); max-height: calc(100% - 24px); margin: auto; padding: 0; border: 0; border-radius: 8px; overflow: auto; background: var(--poruch-surface, #fff); color: inherit; box-shadow: 0 10px 30px rgb(0 0 0 / 0.25); text-align: start; }
-.alert-dialog::backdrop { background: rgb(0 0 0 / 0.45); }
-.alert-dialog .alert-dialog__box { display: block; padding: 16px; }
-.alert-dialog .dialog__header { display: flex !important; align-items: flex-start; justify-content: space-between; gap: 12px; margin: 0 0 8px; }
-.alert-dialog .dialog__title { margin: 0; font-size: 18px; line-height: 1.3; }
-.alert-dialog .dialog__actions { display: flex !important; flex-wrap: wrap; justify-content: flex-end; gap: 10px; margin: 0; }
-.alert-dialog .alert-dialog__body { display: flex !important; flex-direction: column; flex-wrap: nowrap; align-items: stretch; gap: 12px; margin: 0; }
-.alert-dialog .alert-dialog__body > * { flex: none; margin: 0; }
-.alert-dialog .alert-dialog__body p { margin: 0; }
-.alert-dialog__search ul { display: block; list-style: disc; margin: 4px 0 0; padding-left: 20px; }
-.alert-dialog__search li { display: list-item; }
-.alert-dialog__label { margin: 0; font-weight: 600; }
-.alert-dialog .alert-dialog__frequency { display: flex !important; flex-direction: column; gap: 6px; border: 1px solid #c4c4c4; border-radius: 8px; padding: 8px 12px 12px; margin: 0; min-width: 0; }
-.alert-dialog__frequency legend { font-weight: 600; padding: 0 4px; }
-.alert-dialog .alert-dialog__option { display: flex !important; flex-direction: row; align-items: center; gap: 8px; cursor: pointer; font-weight: 400; }
-.alert-dialog .alert-dialog__option input { width: 18px; height: 18px; min-height: 0; margin: 0; padding: 0; flex: none; }
-.poruch-root .alert-dialog { background: ${themeVar('--poruch-color-surface')}; font-size: 16px; line-height: 1.5; }
-.poruch-root .alert-dialog__intro { color: ${themeVar('--poruch-color-muted')}; font-size: 14.72px; }
-.poruch-root .alert-dialog .field { display: flex !important; flex-direction: column; gap: 4px; }
-.poruch-root .alert-dialog .field__label { font-weight: 600; font-size: 14.72px; }
-.poruch-root .alert-dialog .field__error { color: ${themeVar('--poruch-color-error')}; font-size: 14.08px; font-weight: 600; }
-.poruch-root .alert-dialog input[type="email"] { box-sizing: border-box; width: 100%; min-height: 40px; padding: 8px 10px; font: inherit; color: inherit; background: ${themeVar('--poruch-color-surface')}; border: 1px solid ${themeVar('--poruch-color-border')}; border-radius: ${themeVar('--poruch-radius')}; }
-.poruch-root .alert-dialog input[type="radio"] { accent-color: ${themeVar('--poruch-color-primary')}; }
-.poruch-root .alert-dialog .dialog__close { border: 0; background: none; font-size: 24px; line-height: 1; cursor: pointer; color: inherit; padding: 0 4px; }
-.poruch-root .alert-dialog .button { display: inline-flex; align-items: center; justify-content: center; min-height: 40px; padding: 8px 14px; border-radius: ${themeVar('--poruch-radius')}; border: 1px solid ${themeVar('--poruch-color-primary')}; background: ${themeVar('--poruch-color-primary')}; color: ${themeVar('--poruch-color-on-primary')}; font: inherit; font-weight: 600; cursor: pointer; }
-.poruch-root .alert-dialog .button--secondary { background: ${themeVar('--poruch-color-surface')}; color: ${themeVar('--poruch-color-primary')}; }
-.poruch-root .alert-dialog .button:disabled { opacity: 0.55; cursor: not-allowed; }
-.poruch-root .alert-button { margin: 0 0 8px; }
-`;

@@ -9,7 +9,8 @@ import { experienceMessages } from '../shared/messages/experienceMessages.js';
 import { alertsMessages } from '../shared/messages/alertsMessages.js';
 import { validationMessages } from '../shared/messages/validationMessages.js';
 import { alertSearchOf } from '../search/searchModel.js';
-import { AlertButton } from '../ui/AlertDialog.js';
+import { AlertButton } from '../ui/AlertButton.js';
+import { ALERT_DIALOG_CSS } from '../ui/alertDialogStyles.js';
 import { fieldMessages } from '../shared/messages/fieldMessages.js';
 import { flagMessages } from '../shared/messages/flagMessages.js';
 import { homeMessages } from '../shared/messages/homeMessages.js';
@@ -76,7 +77,7 @@ export function VacancyBoard(props: VacancyBoardProps) {
   return (
     <WidgetShell
       {...props}
-      styles={baseStyles + skeletonStyles + vacancyStyles}
+      styles={baseStyles + skeletonStyles + vacancyStyles + ALERT_DIALOG_CSS}
       parts={VACANCY_PARTS}
       handlers={props}
       messages={VACANCY_MESSAGES}

@@ -7,6 +7,7 @@ import {
   type VacancyPage,
 } from '@poruch/core';
 import {
+  ALERT_DIALOG_CSS,
   AlertButton,
   alertSearchOf,
   CategoryOptions,
@@ -179,6 +180,8 @@ export default function HomePage() {
               ? t('home_page.loading_results')
               : resultsText(t, locale, 'home.results', results?.page)}
           </p>
+          {/* The alert dialog's layout (the site's CSP allows inline styles; widgets adopt it). */}
+          <style>{ALERT_DIALOG_CSS}</style>
           <AlertButton
             className="button button--secondary results__alert"
             api={api}
