@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { confirmationLabel, createI18n, translator } from '@poruch/core';
 import { findPublicProfile } from '../repositories/catalogue.js';
 import { searchCacheListening } from '../search/cache.js';
 import { loggedIn, partner } from './helpers/actors.js';
@@ -102,6 +103,14 @@ describe('the profile page with its first screen', () => {
     expect(first.body).toContain('<span class="flag__name">Польща</span>');
     expect(first.body).toContain('<span>Краса та здоров’я</span>');
     expect(first.body).toContain(`<p class="profile__text">${service.descriptionUa}</p>`);
+    // The approval confirmed it: "Confirmed <month year>" as the widget shows it, so nothing
+    // moves when the widget replaces this screen.
+    const profile = (await server.app.inject(`/api/v1/services/${owner.serviceId}`)).json();
+    const label = confirmationLabel(translator(createI18n('ua')), 'ua', profile);
+    expect(label).toMatch(/^Підтверджено: /);
+    expect(first.body).toContain(
+      `</p><p class="muted" part="confirmed" data-confirmation="current">${label}</p></header>`,
+    );
     expect(first.body).toContain('<template shadowrootmode="open"><style>' + SHADOW_CSS);
     expect(first.body).toContain(`<style>${PAGE_CSS}</style></head>`);
     expect(first.body).not.toContain('page-loading');

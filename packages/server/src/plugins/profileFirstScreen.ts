@@ -1,5 +1,6 @@
 import {
   categoryLabelKey,
+  confirmationLabel,
   countryNameKey,
   createI18n,
   flagUrl,
@@ -40,6 +41,14 @@ export function renderProfileFirstScreen(
   // As the widget: the description in the page's language first, the other one muted.
   const primary = locale === 'ua' ? profile.descriptionUa : profile.descriptionOther;
   const secondary = locale === 'ua' ? profile.descriptionOther : profile.descriptionUa;
+  // "Confirmed <month year>" or the overdue badge, as the widget: without it here the line would
+  // appear when the widget replaces this screen and move everything under it.
+  const confirmed = confirmationLabel(t, locale, profile);
+  const confirmation = confirmed
+    ? `<p class="muted" part="confirmed" data-confirmation="${e(profile.confirmation)}">${
+        profile.confirmation === 'overdue' ? `<span class="badge">${confirmed}</span>` : confirmed
+      }</p>`
+    : '';
   const tab = (href: string, label: string, current: boolean) =>
     `<li><a href="${href}" class="tabs__tab"${current ? ' aria-current="page"' : ''} part="${
       current ? 'tab tab-selected' : 'tab'
@@ -67,7 +76,7 @@ export function renderProfileFirstScreen(
     (profile.isPartner
       ? `<span class="badge badge--open">${t('service_profile.partner')}</span>`
       : '') +
-    `</p></header><div class="profile__used" part="used">` +
+    `</p>${confirmation}</header><div class="profile__used" part="used">` +
     `<button type="button" class="button button--secondary" part="button used-button" aria-pressed="false">${t(
       'home.used_service',
     )}</button><span class="muted">${t('home.used_count', { count: profile.usedCount })}</span></div>` +
