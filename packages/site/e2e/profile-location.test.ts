@@ -284,6 +284,16 @@ describe('profile location', () => {
 
   it('an online-only service has no location section; one hidden from the map its address only', async () => {
     const ctx = await context();
+    // Every layout shift of the page: the location comes with the profile, so the report button
+    // under it never moves once drawn.
+    await ctx.addInitScript(() => {
+      const w = window as unknown as { __shifts: number[] };
+      w.__shifts = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as (PerformanceEntry & { value: number })[])
+          w.__shifts.push(e.value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
     let page = await openProfile(ctx, `/services/${ids.online}`, 'Онлайн-курси польської');
     // The profile is drawn (its tabs are there) and no location section came with it.
     await page.getByRole('link', { name: ua('service_profile.tab_contacts') }).waitFor();
@@ -308,6 +318,12 @@ describe('profile location', () => {
     );
     expect(osm.pathname).toBe('/search');
     expect(osm.searchParams.get('query')).toBe('ul. Długa 5, Gdańsk');
+    await page.evaluate(
+      () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+    );
+    expect(
+      await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts),
+    ).toEqual([]);
     await screenshot(page, 'profile-location-hidden-en');
     await ctx.close();
   });

@@ -18,12 +18,7 @@ import { WidgetShell, type WidgetBaseProps } from '../shared/WidgetShell.js';
 import { baseStyles } from '../ui/baseStyles.js';
 import { MissingServiceId } from '../ui/MissingServiceId.js';
 import { UI_PARTS } from '../ui/parts.js';
-import {
-  isProfileTab,
-  ServiceProfile,
-  SERVICES_END_SLOT,
-  type ProfileTab,
-} from './ServiceProfile.js';
+import { isProfileTab, ServiceProfile, type ProfileTab } from './ServiceProfile.js';
 import { serviceStyles } from './styles.js';
 import { vacancyStyles } from '../vacancies/styles.js';
 
@@ -50,11 +45,12 @@ export interface PoruchServiceProps extends WidgetBaseProps {
    */
   onNavigate?: (href: string) => void;
   /**
-   * The page's own content at the end of the services tab (React only), e.g. the site's map of
-   * where the service is: it stays in the page's DOM and styles, and shows in the tab through the
+   * The page's own content at the end of the services tab, from the loaded profile (React only),
+   * e.g. the site's map of where the service is: drawn with the profile in one render (nothing
+   * under it moves), it stays in the page's DOM and styles and shows in the tab through the
    * `services-end` slot. Defaults to none.
    */
-  servicesEnd?: ReactNode;
+  servicesEnd?: (profile: Profile) => ReactNode;
   /** Called with the profile once it is loaded (e.g. for the page's title); also `poruch:load`. */
   onLoad?: (profile: Profile) => void;
   /** Called when a tab link is followed; also `poruch:tab-change`. */
@@ -123,7 +119,6 @@ export function PoruchService(props: PoruchServiceProps) {
       parts={SERVICE_PARTS}
       handlers={props}
       messages={SERVICE_MESSAGES}
-      light={props.servicesEnd != null && <div slot={SERVICES_END_SLOT}>{props.servicesEnd}</div>}
     >
       {props.serviceId ? (
         <ServiceProfile
@@ -133,6 +128,7 @@ export function PoruchService(props: PoruchServiceProps) {
           tabHref={props.tabHref}
           headingLevel={props.headingLevel}
           onNavigate={props.onNavigate}
+          servicesEnd={props.servicesEnd}
         />
       ) : (
         <MissingServiceId tag="poruch-service" />

@@ -7,6 +7,7 @@ import {
   type MouseEvent,
   type ReactNode,
 } from 'react';
+import { createPortal } from 'react-dom';
 import type { ServiceProfile as Profile } from '@poruch/core';
 import {
   categoryLabelKey,
@@ -55,6 +56,8 @@ export interface ServiceProfileProps {
    * (as given) instead of loading the page. Defaults to none (the browser follows the link).
    */
   onNavigate?: ((href: string) => void) | undefined;
+  /** The host page's content at the end of the services tab (PoruchService's servicesEnd). */
+  servicesEnd?: ((profile: Profile) => ReactNode) | undefined;
 }
 
 /** The service profile inside a widget shell (`GET services/:id`). */
@@ -65,6 +68,7 @@ export function ServiceProfile({
   tabHref,
   headingLevel,
   onNavigate,
+  servicesEnd,
 }: ServiceProfileProps) {
   const { t, emit } = useWidget();
   const { data, error, status, reload } = useWidgetResource<Profile>(
@@ -93,6 +97,7 @@ export function ServiceProfile({
           tabHref={tabHref}
           headingLevel={headingLevel ?? 2}
           onNavigate={onNavigate}
+          servicesEnd={servicesEnd}
         />
       ) : null}
     </div>
@@ -142,14 +147,16 @@ function ProfileBody({
   tabHref,
   headingLevel,
   onNavigate,
+  servicesEnd,
 }: {
   profile: Profile;
   tab: ProfileTab;
   tabHref: ((tab: ProfileTab) => string) | undefined;
   headingLevel: 1 | 2;
   onNavigate: ((href: string) => void) | undefined;
+  servicesEnd: ((profile: Profile) => ReactNode) | undefined;
 }) {
-  const { t, lang, api, siteBase, emit } = useWidget();
+  const { t, lang, api, siteBase, emit, host } = useWidget();
   const [tab, setTab] = useState<string>(wanted);
   // The host chose another tab (a route change): show it.
   const [lastWanted, setLastWanted] = useState(wanted);
@@ -334,6 +341,11 @@ function ProfileBody({
           tabs={tabs}
         />
       )}
+      {/* The host page's own content, kept in its DOM (a child of the shadow host) and shown by
+          the slot in the services tab; drawn in this render, with the profile. */}
+      {servicesEnd &&
+        host() &&
+        createPortal(<div slot={SERVICES_END_SLOT}>{servicesEnd(profile)}</div>, host()!)}
       <div className="report-box">
         {reporting ? (
           <Suspense fallback={<StatusMessage kind="loading" text={t('widget.loading')} />}>

@@ -7,7 +7,6 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { createPortal } from 'react-dom';
 import root, { useShadowRoot } from 'react-shadow';
 import { createApi, missingTranslation } from '@poruch/core/lite';
 import { emit as emitEvent } from '../emit.js';
@@ -60,12 +59,6 @@ export interface WidgetShellProps extends WidgetBaseProps {
   /** Event handlers of the component: `emit('select', d)` calls `handlers.onSelect?.(d)`. */
   handlers?: object;
   children: ReactNode;
-  /**
-   * The host page's own nodes, kept in its DOM as children of the shadow host (so its CSS styles
-   * them) and shown where the widget's tree has the `<slot>` their `slot` attribute names.
-   * React only. Defaults to none.
-   */
-  light?: ReactNode;
 }
 
 // noUncheckedIndexedAccess types the proxy's members as possibly undefined; `div` always exists.
@@ -151,12 +144,6 @@ export function WidgetShell(props: WidgetShellProps) {
   const lang = resolveLang(props.lang, docLang);
   const apiBase = props.apiBase || defaultApiBase;
   const shadowHost = useRef<HTMLElement | null>(null);
-  // The host element as state too: the light nodes are portalled into it once it exists.
-  const [hostElement, setHostElement] = useState<HTMLElement | null>(null);
-  const hostRef = useCallback((element: HTMLElement | null) => {
-    shadowHost.current = element;
-    setHostElement(element);
-  }, []);
   const stateRef = useRef<WidgetState | undefined>(undefined);
   const latest = useRef({ host, handlers, onStateChange });
   useLayoutEffect(() => {
@@ -251,28 +238,25 @@ export function WidgetShell(props: WidgetShellProps) {
   );
 
   return (
-    <>
-      <ShadowDiv
-        ref={hostRef}
-        styleSheets={NO_SHEETS}
-        className="poruch-shell"
-        // React passes unknown attributes through; the DOM typings do not know this one.
-        {...({ exportparts: parts.join(', ') } as Record<string, string>)}
-      >
-        <ShadowStyles css={css} />
-        {i18n && (
-          <div
-            className="poruch-root"
-            part="root"
-            lang={i18n.lang === 'ua' ? 'uk' : 'en-GB'}
-            dir={langDir(i18n.lang)}
-            data-theme={resolveTheme(props.theme)}
-          >
-            <WidgetContext.Provider value={value}>{children}</WidgetContext.Provider>
-          </div>
-        )}
-      </ShadowDiv>
-      {props.light && hostElement && createPortal(props.light, hostElement)}
-    </>
+    <ShadowDiv
+      ref={shadowHost}
+      styleSheets={NO_SHEETS}
+      className="poruch-shell"
+      // React passes unknown attributes through; the DOM typings do not know this one.
+      {...({ exportparts: parts.join(', ') } as Record<string, string>)}
+    >
+      <ShadowStyles css={css} />
+      {i18n && (
+        <div
+          className="poruch-root"
+          part="root"
+          lang={i18n.lang === 'ua' ? 'uk' : 'en-GB'}
+          dir={langDir(i18n.lang)}
+          data-theme={resolveTheme(props.theme)}
+        >
+          <WidgetContext.Provider value={value}>{children}</WidgetContext.Provider>
+        </div>
+      )}
+    </ShadowDiv>
   );
 }

@@ -43,9 +43,7 @@ export interface PoruchReportElement
   extends PoruchWidgetElement, ElementProperties<PoruchReportProps> {}
 /** `<poruch-service>` (`headingLevel` is a prop of the React component only). */
 export interface PoruchServiceElement
-  extends
-    PoruchWidgetElement,
-    ElementProperties<PoruchServiceProps, 'headingLevel' | 'servicesEnd'> {}
+  extends PoruchWidgetElement, ElementProperties<PoruchServiceProps, 'headingLevel'> {}
 /** `<poruch-dashboard>`: `api-base`, `lang` and `theme` only (the rest is React only). */
 export interface PoruchDashboardElement
   extends

@@ -74,6 +74,10 @@ export default function ProfileScreen() {
     [showToast, t],
   );
   const tabHref = useCallback((name: Tab) => tabPath(id, name), [id]);
+  const servicesEnd = useCallback(
+    (loaded: ServiceProfile) => (tab === 'services' ? <ProfileLocation profile={loaded} /> : null),
+    [tab],
+  );
 
   return (
     <article className="page profile" data-screen="profile">
@@ -91,7 +95,7 @@ export default function ProfileScreen() {
         onLoad={setProfile}
         onReportSent={onReportSent}
         // Where the service is, inside the services tab, above the report button.
-        servicesEnd={s && tab === 'services' ? <ProfileLocation profile={s} /> : undefined}
+        servicesEnd={servicesEnd}
       />
     </article>
   );
