@@ -32,7 +32,7 @@ export const ELEMENTS: Record<
   'poruch-service': [
     () => import('../service/element.js'),
     // A first screen with a short description; the loading state keeps it (service/styles.ts).
-    '405px',
+    '432.3px',
     () => import('../shared/messages/en_GB/widgets/service.js'),
   ],
   'poruch-dashboard': [

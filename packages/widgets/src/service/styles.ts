@@ -2,7 +2,7 @@
 export const serviceStyles = /* css */ `
 .profile { display: flex !important; flex-direction: column; gap: var(--_space); }
 /* While it loads: the loader's reserve for <poruch-service> (loader/elements.ts), a first screen. */
-.profile--loading { min-height: 405px; }
+.profile--loading { min-height: 432.3px; }
 .profile__back { align-self: flex-start; }
 .profile__head { display: flex !important; flex-direction: column; gap: 6px; }
 .profile__meta { display: flex !important; flex-wrap: wrap; gap: 6px 14px; align-items: center; color: var(--_muted); }
