@@ -56,11 +56,18 @@ describe('seedSynthetic', () => {
     ).toBe(0);
     // Its document counts are the approved services' (migration 0010).
     expect(await miscountedWords(database.db)).toEqual([]);
-    // The GIN indexes dropped for the load are back.
+    // The GIN indexes dropped for the load are back (four of the search, and the duplicate
+    // check's trigram index of migration 0013, which the load keeps).
     expect(
       await rows(sql`SELECT count(*)::int AS n FROM pg_indexes
         WHERE tablename IN ('services', 'vacancies') AND indexdef LIKE '%USING gin%'`),
-    ).toBe(4);
+    ).toBe(5);
+    // The duplicate check's name key is written for every row of the load too.
+    expect(
+      await rows(
+        sql`SELECT count(*)::int AS n FROM services WHERE name_key <> poruch_search_key(name)`,
+      ),
+    ).toBe(0);
     // Bulk mode ended with the transaction: a normal write is trigger-maintained again.
     await database.db.execute(sql`UPDATE services SET name = 'Перукарня «Тестова»'
       WHERE id = (SELECT id FROM services ORDER BY id LIMIT 1)`);
