@@ -29,7 +29,6 @@ export function AlertButton({
         className={className}
         part={part}
         aria-haspopup="dialog"
-        aria-busy={open ? true : undefined}
         onClick={() => setOpen(search())}
       >
         {dialog.t('alerts.notify_button')}
