@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, VALIDATION_KEYS, text } from '../validation.js';
+import { pageQueryShape } from './paging.js';
 
 /**
  * Every action the audit log records. The server's `audit()` takes only these, and the audit
@@ -52,8 +53,7 @@ export const auditQuerySchema = z
     target: text().max(LIMITS.searchQueryMax).optional(),
     from: z.iso.datetime({ offset: true }).optional(),
     to: z.iso.datetime({ offset: true }).optional(),
-    page: z.coerce.number().int().min(1).max(10_000).default(1),
-    pageSize: z.coerce.number().int().min(1).max(100).default(20),
+    ...pageQueryShape,
   })
   .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), {
     error: VALIDATION_KEYS.dateRange,

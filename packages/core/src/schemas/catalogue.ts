@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS, requiredText, text } from '../validation.js';
 import { accountSchema } from './account.js';
 import { reportSchema, reportStatusSchema } from './report.js';
+import { pageQueryShape } from './paging.js';
 import { serviceSummarySchema } from './search.js';
 import { addressDetailsSchema, serviceSchema } from './service.js';
 import { vacancySchema } from './vacancy.js';
@@ -58,8 +59,7 @@ export type AdminService = z.infer<typeof adminServiceSchema>;
 /** Query of `GET admin/reports`. */
 export const reportListQuerySchema = z.strictObject({
   status: reportStatusSchema.optional(),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  ...pageQueryShape,
 });
 export const reportPageSchema = z.object({
   items: z.array(reportSchema),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { categorySchema } from '../categories.js';
+import { pageOf, pageQueryShape } from './paging.js';
 import {
   LIMITS,
   VALIDATION_KEYS,
@@ -108,8 +109,12 @@ export const claimSchema = z.object({
   createdAt: z.string(),
 });
 export type Claim = z.infer<typeof claimSchema>;
-export const claimListSchema = z.object({ items: z.array(claimSchema) });
+export const claimListSchema = pageOf(claimSchema);
 export type ClaimList = z.infer<typeof claimListSchema>;
+
+/** Query of `GET admin/claims`: paged as the other admin lists. */
+export const claimListQuerySchema = z.strictObject(pageQueryShape);
+export type ClaimListQuery = z.input<typeof claimListQuerySchema>;
 
 /** Path of a claim's routes: the submission's and the claimed service's ids. */
 export const claimParamsSchema = z.strictObject({ serviceId: z.uuid(), candidateId: z.uuid() });

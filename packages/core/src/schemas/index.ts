@@ -6,6 +6,7 @@ export * from './registration.js';
 export * from './report.js';
 export * from './service.js';
 export * from './vacancy.js';
+export * from './paging.js';
 export * from './search.js';
 export * from './geocode.js';
 export * from './catalogue.js';

@@ -4,6 +4,7 @@ import { experienceSchema, vacancySchema } from './vacancy.js';
 import { confirmationStateSchema, countryCodeSchema, serviceStatusSchema } from './service.js';
 import { LIMITS } from '../limits.js';
 import { text } from '../validation.js';
+import { pageOf } from './paging.js';
 
 /** Query-string booleans: `true`/`1` and `false`/`0`. */
 export const queryBoolean = z
@@ -108,15 +109,6 @@ export const serviceSummarySchema = z.object({
 });
 export type ServiceSummary = z.infer<typeof serviceSummarySchema>;
 
-export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({
-    items: z.array(item),
-    total: z.number().int(),
-    /** True when `total` is a lower bound ("1000+"): text queries count at most 1000 matches. */
-    totalIsEstimate: z.boolean().optional(),
-    page: z.number().int(),
-    pageSize: z.number().int(),
-  });
 
 export const servicePageSchema = pageOf(serviceSummarySchema);
 export type ServicePage = z.infer<typeof servicePageSchema>;

@@ -296,6 +296,42 @@ describe('duplicate detection', () => {
     ]);
   });
 
+  it('pages the open claims, oldest first, and refuses a bad page with a field message', async () => {
+    const admin = await loggedIn(server, 'ADMIN');
+    const db = server.database.db;
+    await db.delete(duplicateAnswers);
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const listed = await seed({ name: `Пекарня ${i}` });
+      const entry = await seed({ name: `Пекарня ${i}`, status: 'pending' });
+      await db.insert(duplicateAnswers).values({
+        serviceId: entry.id,
+        candidateId: listed.id,
+        answer: 'mine',
+        claimStatus: i === 4 ? 'declined' : 'open',
+        createdAt: new Date(Date.UTC(2026, 0, 1 + i)),
+      });
+      made.push(entry.id);
+    }
+    const first = await admin.client.get('/api/v1/admin/claims?pageSize=3');
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ total: 4, page: 1, pageSize: 3 });
+    const second = await admin.client.get('/api/v1/admin/claims?pageSize=3&page=2');
+    const order = [...first.body.items, ...second.body.items].map(
+      (c: { submitted: { id: string } }) => c.submitted.id,
+    );
+    expect(order).toEqual(made.slice(0, 4));
+    expect((await admin.client.get('/api/v1/admin/claims')).body.pageSize).toBe(20);
+    for (const bad of ['page=0', 'pageSize=101', 'page=x', 'offset=3']) {
+      const res = await admin.client.get(`/api/v1/admin/claims?${bad}`);
+      expect(res.status, bad).toBe(400);
+      expect(res.body.errors.fields.length, bad).toBeGreaterThan(0);
+    }
+    const partnerClient = await partner(server);
+    expect((await partnerClient.client.get('/api/v1/admin/claims')).status).toBe(403);
+    expect((await visitor.get('/api/v1/admin/claims')).status).toBe(401);
+  });
+
   it('keeps the name key in step with every insert and change of the name', async () => {
     const row = await seed({ name: 'Старе ім’я' });
     await server.database.db

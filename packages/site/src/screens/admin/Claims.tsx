@@ -5,6 +5,7 @@ import { DuplicateRecord } from '../../forms/DuplicatesPanel.js';
 import { StateView } from '../../forms/Notice.js';
 import { Link } from '../../router/index.js';
 import { adminApi } from './adminApi.js';
+import { Pager, usePage } from './Pager.js';
 import '../../forms/duplicates.css';
 
 /**
@@ -15,7 +16,8 @@ import '../../forms/duplicates.css';
 export function Claims() {
   const { t, locale, api, confirm, showToast } = useApp();
   const admin = adminApi(api);
-  const list = useResource((signal) => admin.claims(signal), []);
+  const page = usePage();
+  const list = useResource((signal) => admin.claims(page, signal), [page]);
 
   const resolve = async (c: Claim, verb: 'approve' | 'decline') => {
     const answer = await confirm({
@@ -29,11 +31,8 @@ export function Claims() {
     if (answer !== 'accept') return;
     try {
       await admin.resolveClaim(c.submitted.id, c.claimed.id, verb);
-      list.setData((p) => ({
-        items: p.items.filter(
-          (i) => i.submitted.id !== c.submitted.id || i.claimed.id !== c.claimed.id,
-        ),
-      }));
+      // The page fills up again from the next one.
+      list.reload();
       showToast({
         severity: 'success',
         summary: t('success.summary'),
@@ -99,6 +98,13 @@ export function Claims() {
             </li>
           ))}
         </ul>
+      )}
+      {list.status === 'ready' && (
+        <Pager
+          total={list.data.total}
+          pageSize={list.data.pageSize}
+          label={t('duplicates.claims_title')}
+        />
       )}
     </>
   );

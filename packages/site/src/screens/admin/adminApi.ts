@@ -61,7 +61,8 @@ export function adminApi(api: ApiClient) {
       api.send<Account>('PUT', `admin/administrators/${id}/role`, { role }),
     duplicates: (id: string, signal?: AbortSignal) =>
       api.get<ReviewDuplicates>(`admin/services/${id}/duplicates`, signal ? { signal } : {}),
-    claims: (signal?: AbortSignal) => api.get<ClaimList>('admin/claims', signal ? { signal } : {}),
+    claims: (page: number, signal?: AbortSignal) =>
+      api.get<ClaimList>('admin/claims', { query: { page }, ...(signal ? { signal } : {}) }),
     resolveClaim: (serviceId: string, candidateId: string, verb: 'approve' | 'decline') =>
       api.send<{ status: boolean }>('POST', `admin/claims/${serviceId}/${candidateId}/${verb}`),
     audit: (query: Record<string, string>, signal?: AbortSignal) =>

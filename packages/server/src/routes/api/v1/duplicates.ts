@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { aliasedTable, and, desc, eq } from 'drizzle-orm';
+import { aliasedTable, and, asc, count, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   PoruchError,
+  claimListQuerySchema,
   claimListSchema,
   claimParamsSchema,
   duplicateCandidatesSchema,
@@ -74,24 +75,36 @@ export async function duplicateRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['admin'],
         summary: 'Open ownership claims, each submission beside the listed service, oldest first',
+        description: 'Paged as the other admin lists: `page` from 1, `pageSize` at most 100.',
+        querystring: claimListQuerySchema,
         response: { 200: claimListSchema },
       },
     },
-    async () => {
-      const rows = await app.db
-        .select({
-          answer: duplicateAnswers,
-          submitted,
-          claimed,
-          claimant: { id: accounts.id, email: accounts.email },
-        })
-        .from(duplicateAnswers)
-        .innerJoin(submitted, eq(submitted.id, duplicateAnswers.serviceId))
-        .innerJoin(claimed, eq(claimed.id, duplicateAnswers.candidateId))
-        .leftJoin(accounts, eq(accounts.id, submitted.ownerId))
-        .where(eq(duplicateAnswers.claimStatus, 'open'))
-        .orderBy(desc(duplicateAnswers.createdAt))
-        .limit(100);
+    async (request) => {
+      const { page, pageSize } = request.query;
+      const open = eq(duplicateAnswers.claimStatus, 'open');
+      const [rows, [total]] = await Promise.all([
+        app.db
+          .select({
+            answer: duplicateAnswers,
+            submitted,
+            claimed,
+            claimant: { id: accounts.id, email: accounts.email },
+          })
+          .from(duplicateAnswers)
+          .innerJoin(submitted, eq(submitted.id, duplicateAnswers.serviceId))
+          .innerJoin(claimed, eq(claimed.id, duplicateAnswers.candidateId))
+          .leftJoin(accounts, eq(accounts.id, submitted.ownerId))
+          .where(open)
+          .orderBy(
+            asc(duplicateAnswers.createdAt),
+            asc(duplicateAnswers.serviceId),
+            asc(duplicateAnswers.candidateId),
+          )
+          .limit(pageSize)
+          .offset((page - 1) * pageSize),
+        app.db.select({ n: count() }).from(duplicateAnswers).where(open),
+      ]);
       return {
         items: rows.map((r) => ({
           status: r.answer.claimStatus ?? 'open',
@@ -100,6 +113,9 @@ export async function duplicateRoutes(fastify: FastifyInstance) {
           claimant: r.claimant,
           createdAt: r.answer.createdAt.toISOString(),
         })),
+        total: total!.n,
+        page,
+        pageSize,
       };
     },
   );
