@@ -7,6 +7,8 @@ export default defineConfig({
     // `pnpm backup` / `pnpm restore` without tsx (a production image): node dist/backup.js
     backup: 'src/cli/backup.ts',
     restore: 'src/cli/restore.ts',
+    // The worker thread that opens a snapshot to verify it (db/snapshots.ts).
+    'snapshot-verify': 'src/db/snapshot-verify.ts',
   },
   format: ['esm'],
   platform: 'node',

@@ -16,6 +16,7 @@ import { mailPlugin } from './plugins/mail.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { cookiePolicyPlugin, securityPlugin } from './plugins/security.js';
 import { shutdownPlugin } from './plugins/shutdown.js';
+import { snapshotsPlugin } from './plugins/snapshots.js';
 import { textInputPlugin } from './plugins/textInput.js';
 import { sitePlugin } from './plugins/site.js';
 import { widgetsPlugin } from './plugins/widgets.js';
@@ -110,6 +111,8 @@ export async function buildApp({
   await app.register(mailPlugin, { env });
   await app.register(alertDigestsPlugin, { env });
   await app.register(reconfirmPlugin, { env });
+  // Embedded database on disk only: online snapshots into DATA_DIR/backups.
+  await app.register(snapshotsPlugin, { env });
   await app.register(securityPlugin, { env });
   await app.register(httpCachePlugin);
   // After the http-cache plugin: cookies only on private or no-store answers (security.ts).

@@ -159,6 +159,21 @@ export const envSchema = z.object({
    * `none` for the offline base layer only. Defaults to OpenStreetMap's tile server.
    */
   TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  /**
+   * Embedded database only: minutes between two online snapshots into DATA_DIR/backups
+   * (docs/operations.md § Snapshots). 0 turns them off. Fractions are allowed (tests use
+   * seconds). Defaults to 360.
+   */
+  BACKUP_INTERVAL_MINUTES: z.coerce.number().min(0).default(360),
+  /** Good snapshots kept in DATA_DIR/backups; older ones are deleted. Defaults to 14. */
+  BACKUP_KEEP: positiveInt.default(14),
+  /**
+   * A shell command run after each good snapshot with the snapshot's path as "$1" (appended
+   * when the command does not use it), e.g. `rclone copy "$1" offsite:poruch/`. Defaults to none.
+   */
+  BACKUP_COMMAND: z.string().trim().min(1).optional(),
+  /** Longest BACKUP_COMMAND may run before it is killed, in seconds. Defaults to 600. */
+  BACKUP_COMMAND_TIMEOUT_SECONDS: positiveInt.default(600),
   /** Seed the demo catalogue on first start. Defaults to true. */
   SEED_DEMO: bool.default(true),
   /** Log level. Defaults to info (warn in tests). */

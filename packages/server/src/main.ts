@@ -2,6 +2,7 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { migrationStatus, openDatabase } from './db/index.js';
 import { DataDirBusyError } from './db/lock.js';
+import { DamagedDatabaseError, openEmbeddedOrRefuse } from './db/recovery.js';
 import { EnvError, loadEnv } from './env.js';
 import { listenAdminSocket } from './lib/admin-socket.js';
 import { mapCacheOf } from './map/index.js';
@@ -12,21 +13,32 @@ async function main() {
   const env = loadEnv();
   // The embedded database is this process's alone: openDatabase locks DATA_DIR (db/lock.ts), and
   // every other command that opens it refuses while the server runs.
-  const database = await openDatabase({
-    url: env.DATABASE_URL,
-    readUrl: env.DATABASE_READ_URL,
-    poolSize: env.DATABASE_POOL_SIZE,
-    replicaConnectTimeoutMs: env.REPLICA_CONNECT_TIMEOUT_MS,
-    replicaQueryTimeoutMs: env.REPLICA_QUERY_TIMEOUT_MS,
-    migrate: env.MIGRATE_ON_START,
-    dataDir: path.join(env.DATA_DIR, 'db'),
-    owner: 'server',
-  });
+  const open = () =>
+    openDatabase({
+      url: env.DATABASE_URL,
+      readUrl: env.DATABASE_READ_URL,
+      poolSize: env.DATABASE_POOL_SIZE,
+      replicaConnectTimeoutMs: env.REPLICA_CONNECT_TIMEOUT_MS,
+      replicaQueryTimeoutMs: env.REPLICA_QUERY_TIMEOUT_MS,
+      migrate: env.MIGRATE_ON_START,
+      dataDir: path.join(env.DATA_DIR, 'db'),
+      owner: 'server',
+    });
+  // A folder that will not open whole is refused, never replaced by a new, seeded one
+  // (db/recovery.ts): the message names the newest good snapshot and how to restore it.
+  const database = env.DATABASE_URL ? await open() : await openEmbeddedOrRefuse(env.DATA_DIR, open);
   const app = await buildApp({ env, database });
   // `pnpm admin:create` cannot open the embedded database while we hold it: it asks us over a
   // unix socket in DATA_DIR (owner-only) instead.
   const closeAdminSocket =
-    database.kind === 'pglite' ? await listenAdminSocket(env.DATA_DIR, database.db, app.log) : null;
+    database.kind === 'pglite'
+      ? await listenAdminSocket(
+          env.DATA_DIR,
+          database.db,
+          app.log,
+          app.snapshots ? () => app.snapshots!.take() : undefined,
+        )
+      : null;
   // Without MIGRATE_ON_START the schema may not be there yet; /readyz says so, seeding waits.
   if (env.SEED_DEMO && (await migrationStatus(database.db)).pending === 0) {
     const seeded = await seedDemo(database.db);
@@ -69,7 +81,11 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof EnvError || error instanceof DataDirBusyError) {
+  if (
+    error instanceof EnvError ||
+    error instanceof DataDirBusyError ||
+    error instanceof DamagedDatabaseError
+  ) {
     console.error(error.message);
   } else {
     console.error('[poruch] failed to start', error);

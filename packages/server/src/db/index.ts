@@ -9,8 +9,9 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths.js';
 import { listenForSearch } from '../search/cache.js';
-import { openEmbedded } from './embedded.js';
-import type { LockOwner } from './lock.js';
+import { openEmbedded, type Embedded } from './embedded.js';
+import { DataDirBusyError, type LockOwner } from './lock.js';
+import { EmbeddedOpenError } from './recovery.js';
 import { tagReplicaErrors } from './replica.js';
 import * as schema from './schema.js';
 import type { Db } from './types.js';
@@ -29,6 +30,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The node-postgres pools (PostgreSQL only), for readiness and pool metrics. */
   pools?: { primary: pg.Pool; read?: pg.Pool };
+  /** The embedded database on disk (not in memory): its PGlite and folder, for snapshots. */
+  embedded?: { client: Embedded['client']; dbDir: string };
   close(): Promise<void>;
 }
 
@@ -124,6 +127,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const embedded = await openEmbedded(options.dataDir, {
     owner: options.owner ?? 'process',
     loadDataDir: options.loadDataDir,
+  }).catch((error: unknown) => {
+    // PGlite failed on the folder itself (the server refuses to start, db/recovery.ts).
+    throw error instanceof DataDirBusyError ? error : new EmbeddedOpenError(options.dataDir, error);
   });
   const db = drizzlePglite(embedded.client, { schema });
   if (options.migrate !== false) {
@@ -134,7 +140,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       throw error;
     }
   }
-  return { db: db as unknown as Db, kind: 'pglite', close: embedded.close };
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    ...(inMemory ? {} : { embedded: { client: embedded.client, dbDir: options.dataDir } }),
+    close: embedded.close,
+  };
 }
 
 /** Key of the advisory lock that serialises migrations of instances starting together. */

@@ -12,6 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { emailSchema } from '@poruch/core';
 import type { Db } from '../db/index.js';
+import type { SnapshotResult } from '../db/snapshots.js';
 import { accounts } from '../db/schema.js';
 import { accountsRepository } from '../repositories/accounts.js';
 import { generatePassword, hashPassword } from './passwords.js';
@@ -57,19 +58,26 @@ interface Logger {
   warn(obj: object, msg: string): void;
 }
 
+/** What asking for a snapshot gave. */
+export type SnapshotAnswer =
+  | { ok: true; file: string; bytes: number; counts: SnapshotResult['counts'] }
+  | { ok: false; error: 'failed' | 'unavailable'; message: string };
+
 /** Longest request line the socket reads. */
 const MAX_REQUEST = 4096;
 
 /**
  * Listens on `<DATA_DIR>/run/admin.sock` for `{"command":"create-admin","email":…,"super":…}`
- * (one JSON line) and answers one JSON line. Call only while holding the DATA_DIR lock: a socket
- * file left by a killed server is then stale and replaced. Resolves to the closer, or null when
- * the path is too long for a unix socket (the command then asks to stop the server).
+ * or `{"command":"snapshot"}` (`pnpm backup`: a fresh snapshot, db/snapshots.ts) as one JSON
+ * line, and answers one JSON line. Call only while holding the DATA_DIR lock: a socket file left
+ * by a killed server is then stale and replaced. Resolves to the closer, or null when the path is
+ * too long for a unix socket (the command then asks to stop the server).
  */
 export async function listenAdminSocket(
   dataDir: string,
   db: Db,
   log: Logger,
+  snapshot?: () => Promise<SnapshotResult>,
 ): Promise<(() => Promise<void>) | null> {
   const file = adminSocketPath(dataDir);
   // sun_path holds 108 bytes on Linux (104 on macOS).
@@ -88,7 +96,8 @@ export async function listenAdminSocket(
     let buffer = '';
     socket.setEncoding('utf8');
     socket.setTimeout(10_000, () => socket.destroy());
-    const answer = (result: CreateAdminResult) => socket.end(`${JSON.stringify(result)}\n`);
+    const answer = (result: CreateAdminResult | SnapshotAnswer) =>
+      socket.end(`${JSON.stringify(result)}\n`);
     socket.on('error', () => socket.destroy());
     socket.on('data', (chunk: string) => {
       buffer += chunk;
@@ -104,6 +113,28 @@ export async function listenAdminSocket(
         request = JSON.parse(buffer.slice(0, newline)) as typeof request;
       } catch {
         answer({ ok: false, error: 'invalid', message: 'Not a JSON request.' });
+        return;
+      }
+      if (request?.command === 'snapshot') {
+        // A snapshot of a large database takes a while: no idle timeout meanwhile.
+        socket.setTimeout(0);
+        if (!snapshot) {
+          answer({
+            ok: false,
+            error: 'unavailable',
+            message: 'This server takes no snapshots (not the embedded database on disk).',
+          });
+          return;
+        }
+        snapshot().then(
+          (r) => answer({ ok: true, file: r.file, bytes: r.bytes, counts: r.counts }),
+          (err: unknown) =>
+            answer({
+              ok: false,
+              error: 'failed',
+              message: `The server's snapshot failed: ${(err as Error).message}`,
+            }),
+        );
         return;
       }
       if (request?.command !== 'create-admin') {
@@ -146,23 +177,17 @@ export class AdminSocketError extends Error {
   override readonly name = 'AdminSocketError';
 }
 
-/** Asks the server holding DATA_DIR to create an administrator. */
-export function requestAdministrator(
-  dataDir: string,
-  email: string,
-  isSuper: boolean,
-): Promise<CreateAdminResult | { ok: false; error: 'failed'; message: string }> {
+/** Sends one request to the server holding DATA_DIR and resolves to its one-line answer. */
+function askServer<T>(dataDir: string, request: object, timeoutMs: number): Promise<T> {
   const file = adminSocketPath(dataDir);
   return new Promise((resolve, reject) => {
     const socket = net.connect(file);
     let data = '';
     socket.setEncoding('utf8');
-    socket.setTimeout(30_000, () =>
+    socket.setTimeout(timeoutMs, () =>
       socket.destroy(new AdminSocketError(`The server did not answer on ${file}.`)),
     );
-    socket.on('connect', () =>
-      socket.write(`${JSON.stringify({ command: 'create-admin', email, super: isSuper })}\n`),
-    );
+    socket.on('connect', () => socket.write(`${JSON.stringify(request)}\n`));
     socket.on('data', (chunk: string) => (data += chunk));
     socket.on('error', (error: NodeJS.ErrnoException) =>
       reject(
@@ -175,10 +200,25 @@ export function requestAdministrator(
     );
     socket.on('end', () => {
       try {
-        resolve(JSON.parse(data) as CreateAdminResult);
+        resolve(JSON.parse(data) as T);
       } catch {
         reject(new AdminSocketError(`The server gave no answer on ${file}.`));
       }
     });
   });
+}
+
+/** Asks the server holding DATA_DIR to create an administrator. */
+export function requestAdministrator(
+  dataDir: string,
+  email: string,
+  isSuper: boolean,
+): Promise<CreateAdminResult | { ok: false; error: 'failed'; message: string }> {
+  return askServer(dataDir, { command: 'create-admin', email, super: isSuper }, 30_000);
+}
+
+/** Asks the server holding DATA_DIR for a fresh, verified snapshot (`pnpm backup`). */
+export function requestSnapshot(dataDir: string): Promise<SnapshotAnswer> {
+  // The answer comes when the snapshot is written and verified: minutes for a large catalogue.
+  return askServer(dataDir, { command: 'snapshot' }, 60 * 60_000);
 }

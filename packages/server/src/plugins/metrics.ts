@@ -41,6 +41,9 @@ function pgPools(app: FastifyInstance): Map<string, pg.Pool> {
  * - `poruch_outbox_messages{status}`: queued, sending and failed mails and pushes;
  * - `poruch_db_pool_connections{pool,state}`: total, idle, waiting and max of each PostgreSQL
  *   pool; PGlite is one in-process connection (total = max = 1);
+ * - embedded database on disk: `poruch_snapshot_last_success_age_seconds`,
+ *   `poruch_snapshot_failures_total{stage}`, `poruch_snapshots_total` and
+ *   `poruch_snapshot_pause_seconds` (plugins/snapshots.ts);
  * - the standard process metrics of prom-client (CPU, memory, event-loop lag, GC, handles).
  */
 export const metricsPlugin = fp(
@@ -150,6 +153,49 @@ export const metricsPlugin = fp(
         registers: [register],
         collect() {
           if (replica.lagMs !== null) this.set(replica.lagMs / 1000);
+        },
+      });
+    }
+
+    const snapshots = app.snapshots;
+    if (snapshots) {
+      new client.Gauge({
+        name: 'poruch_snapshot_last_success_age_seconds',
+        help: 'Age of the newest good (verified) snapshot of the embedded database; absent before the first',
+        registers: [register],
+        collect() {
+          this.reset();
+          if (snapshots.lastGood) {
+            this.set((app.now().getTime() - snapshots.lastGood.getTime()) / 1000);
+          }
+        },
+      });
+      new client.Counter({
+        name: 'poruch_snapshot_failures_total',
+        help: 'Failed snapshots by stage: snapshot (the dump), verify (did not open), command (BACKUP_COMMAND)',
+        labelNames: ['stage'],
+        registers: [register],
+        collect() {
+          this.reset();
+          for (const [stage, n] of Object.entries(snapshots.failures)) this.inc({ stage }, n);
+        },
+      });
+      new client.Counter({
+        name: 'poruch_snapshots_total',
+        help: 'Good snapshots taken by this process',
+        registers: [register],
+        collect() {
+          this.reset();
+          this.inc(snapshots.successes);
+        },
+      });
+      new client.Gauge({
+        name: 'poruch_snapshot_pause_seconds',
+        help: 'Longest time the last snapshot held the embedded database (requests waited)',
+        registers: [register],
+        collect() {
+          this.reset();
+          if (snapshots.lastPauseMs !== null) this.set(snapshots.lastPauseMs / 1000);
         },
       });
     }

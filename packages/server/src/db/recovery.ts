@@ -1,0 +1,151 @@
+/**
+ * The server's start on the embedded database: a fresh install, or a folder that must open whole
+ * (docs/operations.md § Recovery).
+ *
+ * - No folder (or an empty one) and no snapshot: a fresh install; the database is created (and
+ *   the demo catalogue seeded, as configured).
+ * - No folder but good snapshots in DATA_DIR/backups: the catalogue was lost, not never made.
+ *   The server refuses rather than start empty and seed demo data in its place.
+ * - A folder that will not open (a power loss or an OS crash can leave one: a torn WAL segment, a
+ *   data file gone), or opens with a table's or an index's file missing: the server refuses.
+ *
+ * A refusal names the newest good snapshot and the exact command that restores it.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { Database } from './index.js';
+import { goodSnapshots, snapshotDir } from './snapshots.js';
+
+/** The embedded database cannot be used as it is: main prints the message and exits 1. */
+export class DamagedDatabaseError extends Error {
+  override readonly name = 'DamagedDatabaseError';
+}
+
+/** Thrown by openDatabase when PGlite itself fails to open the folder. */
+export class EmbeddedOpenError extends Error {
+  override readonly name = 'EmbeddedOpenError';
+  constructor(
+    readonly dbDir: string,
+    cause: unknown,
+  ) {
+    super(`PGlite could not open ${dbDir}: ${(cause as Error)?.message ?? String(cause)}`, {
+      cause,
+    });
+  }
+}
+
+export async function isNonEmptyDir(dir: string): Promise<boolean> {
+  try {
+    return (await fs.readdir(dir)).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The refusal: what is wrong, the newest good snapshot, and the command that restores it. */
+export async function recoveryMessage(dataDir: string, problem: string): Promise<string> {
+  const dbDir = path.join(dataDir, 'db');
+  const [latest] = await goodSnapshots(dataDir);
+  const force = (await isNonEmptyDir(dbDir)) ? ' --force' : '';
+  const lines = [
+    problem,
+    'The server does not start on it, nor on an empty database in its place.',
+  ];
+  if (latest) {
+    const c = latest.counts;
+    lines.push(
+      '',
+      `The newest good snapshot is ${latest.path}`,
+      `(taken ${latest.createdAt}: ${c.services} services, ${c.vacancies} vacancies, ` +
+        `${c.accounts} accounts, ${c.reports} reports). Restore it with:`,
+      '',
+      `  pnpm restore --latest${force}`,
+      `  (or, without the development tools: node packages/server/dist/restore.js --latest${force})`,
+      '',
+      `with the same DATA_DIR (${dataDir}), then start the server again.` +
+        (force ? ' The damaged folder is kept beside it as db.before-restore-<time>.' : ''),
+    );
+  } else {
+    lines.push(
+      '',
+      `There is no good snapshot in ${snapshotDir(dataDir)}. Restore a backup of your own with ` +
+        `pnpm restore <file>${force}, or move ${dbDir} away to start a new, empty database.`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Every table, index and sequence whose file is missing from the folder (a removed or never
+ * written data file): empty when the folder is whole.
+ */
+export async function missingRelationFiles(database: Database, dbDir: string): Promise<string[]> {
+  const result = (await database.db.execute(sql`
+    SELECT c.relname AS name, pg_relation_filepath(c.oid) AS file
+    FROM pg_class c
+    WHERE c.relkind IN ('r', 'i', 'S', 't', 'm') AND c.relpersistence = 'p'
+      AND pg_relation_filepath(c.oid) IS NOT NULL`)) as unknown as {
+    rows: { name: string; file: string }[];
+  };
+  const missing: string[] = [];
+  for (const { name, file } of result.rows) {
+    try {
+      await fs.access(path.join(dbDir, file));
+    } catch {
+      missing.push(`${name} (${file})`);
+    }
+  }
+  return missing;
+}
+
+/**
+ * Opens the server's embedded database with `open`, or throws DamagedDatabaseError (see the top
+ * of this file). Other errors (the folder's lock, a failed migration) pass through.
+ */
+export async function openEmbeddedOrRefuse(
+  dataDir: string,
+  open: () => Promise<Database>,
+): Promise<Database> {
+  const dbDir = path.join(dataDir, 'db');
+  if (!(await isNonEmptyDir(dbDir))) {
+    if ((await goodSnapshots(dataDir)).length > 0) {
+      throw new DamagedDatabaseError(
+        await recoveryMessage(
+          dataDir,
+          `The embedded database folder ${dbDir} is missing or empty, but ${snapshotDir(dataDir)} ` +
+            'holds snapshots of it: its data was lost.',
+        ),
+      );
+    }
+    return open();
+  }
+  let database: Database;
+  try {
+    database = await open();
+  } catch (error) {
+    if (!(error instanceof EmbeddedOpenError)) throw error;
+    throw new DamagedDatabaseError(
+      await recoveryMessage(
+        dataDir,
+        `The embedded database ${dbDir} will not open (${(error.cause as Error)?.message ?? error.message}). ` +
+          'A power loss or an operating-system crash can leave it so.',
+      ),
+    );
+  }
+  const missing = await missingRelationFiles(database, dbDir).catch((error: unknown) => [
+    `(the check failed: ${(error as Error).message})`,
+  ]);
+  if (missing.length > 0) {
+    await database.close();
+    throw new DamagedDatabaseError(
+      await recoveryMessage(
+        dataDir,
+        `The embedded database ${dbDir} is damaged: the files of ${missing.length} tables or ` +
+          `indexes are missing (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}). ` +
+          'A power loss or an operating-system crash can leave it so.',
+      ),
+    );
+  }
+  return database;
+}

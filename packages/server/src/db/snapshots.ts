@@ -1,0 +1,421 @@
+/**
+ * Online snapshots of the embedded database (docs/operations.md § Snapshots).
+ *
+ * A snapshot is taken while the server serves, with PostgreSQL's own online backup:
+ * `pg_backup_start` (a checkpoint), a copy of the data folder's files with asynchronous reads,
+ * then `pg_backup_stop`, whose backup label is added to the copy together with the WAL written
+ * meanwhile. Pages that changed during the copy are put right by replaying that WAL when the
+ * snapshot is opened, as for any PostgreSQL base backup. Only the two calls run on PGlite's
+ * (single) thread; the copy and the compression do not hold it, so requests go on meanwhile.
+ *
+ * The file is a gzipped tarball in the layout of PGlite's `dumpDataDir`, so `pnpm restore` and
+ * `loadDataDir` read it like any PGlite backup. It is written to a temporary name, synced and
+ * renamed; then opened in a scratch instance (a worker thread, off the request path) whose row
+ * counts go into a manifest beside it (`<file>.json`, written the same way). Only a snapshot
+ * with a manifest counts as good: `pnpm restore --latest` and the start-up refusal name the
+ * newest one.
+ */
+import fs from 'node:fs/promises';
+import { constants as fsConstants, createWriteStream } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Worker } from 'node:worker_threads';
+import { createGzip } from 'node:zlib';
+import type { PGlite } from '@electric-sql/pglite';
+import { createPrivateFile, ensurePrivateDir, writePrivateFile } from '../lib/private-files.js';
+
+/** Folder of the snapshots: `DATA_DIR/backups`. */
+export const snapshotDir = (dataDir: string) => path.join(dataDir, 'backups');
+
+const SUFFIX = '.pglite.tar.gz';
+const MANIFEST = '.json';
+
+/** The tables whose rows a verification counts (and the manifest records). */
+export const COUNTED_TABLES = ['accounts', 'services', 'vacancies', 'reports'] as const;
+export type RowCounts = Record<(typeof COUNTED_TABLES)[number], number>;
+
+/** What `<snapshot>.json` holds: written only after the snapshot opened and was counted. */
+export interface SnapshotManifest {
+  file: string;
+  createdAt: string;
+  bytes: number;
+  verified: true;
+  counts: RowCounts;
+}
+
+/** A good snapshot on disk. */
+export interface GoodSnapshot extends SnapshotManifest {
+  /** Absolute path of the tarball. */
+  path: string;
+}
+
+/** Data-folder entries a snapshot leaves out: recreated at start, or this process's own. */
+const SKIP_CONTENTS = new Set([
+  'pg_dynshmem',
+  'pg_notify',
+  'pg_serial',
+  'pg_snapshots',
+  'pg_stat_tmp',
+  'pg_subtrans',
+  'pg_replslot',
+]);
+const SKIP_FILES = new Set(['postmaster.pid', 'postmaster.opts', 'backup_label', 'tablespace_map']);
+
+/** One 512-byte ustar header. */
+function tarHeader(name: string, size: number, mode: number, mtime: number, dir: boolean) {
+  const h = Buffer.alloc(512);
+  let prefix = '';
+  let base = name;
+  if (Buffer.byteLength(name) > 99) {
+    const cut = name.lastIndexOf('/', 154);
+    prefix = name.slice(0, cut);
+    base = name.slice(cut + 1);
+  }
+  const put = (s: string, at: number, len: number) => h.write(s, at, len, 'utf8');
+  const num = (n: number, at: number, len: number) =>
+    put(`${n.toString(8).padStart(len - 1, '0')}\0`, at, len);
+  put(base, 0, 100);
+  num(mode & 0o7777, 100, 8);
+  num(0, 108, 8);
+  num(0, 116, 8);
+  num(size, 124, 12);
+  num(Math.floor(mtime / 1000), 136, 12);
+  put('        ', 148, 8);
+  put(dir ? '5' : '0', 156, 1);
+  put('ustar\0', 257, 6);
+  put('00', 263, 2);
+  put(prefix, 345, 155);
+  let sum = 0;
+  for (const byte of h) sum += byte;
+  put(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8);
+  return h;
+}
+
+const pad = (size: number) => Buffer.alloc((512 - (size % 512)) % 512);
+const CHUNK = 1024 * 1024;
+
+/** A file's bytes as they are now, exactly `size` long (a file that shrank meanwhile: zeros). */
+async function* fileBytes(file: string, size: number) {
+  const handle = await fs.open(file, 'r');
+  try {
+    let at = 0;
+    while (at < size) {
+      const buffer = Buffer.alloc(Math.min(CHUNK, size - at));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
+      if (bytesRead === 0) {
+        yield Buffer.alloc(size - at);
+        return;
+      }
+      yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+      at += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Tar entries of the files under `root/rel`, directories first; `walk` decides what goes in. */
+async function* tarTree(
+  root: string,
+  rel: string,
+  include: (rel: string, dir: boolean) => 'all' | 'dir-only' | 'skip',
+  signal?: AbortSignal,
+): AsyncGenerator<Buffer> {
+  const entries = await fs.readdir(path.join(root, rel), { withFileTypes: true });
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) {
+    const child = rel ? `${rel}/${entry.name}` : entry.name;
+    const full = path.join(root, child);
+    signal?.throwIfAborted();
+    const rule = include(child, entry.isDirectory());
+    if (rule === 'skip') continue;
+    let stat;
+    try {
+      stat = await fs.stat(full);
+    } catch (error) {
+      // Removed since the listing (a temporary file): not part of the snapshot.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    if (stat.isDirectory()) {
+      yield tarHeader(`/${child}`, 0, stat.mode, stat.mtimeMs, true);
+      if (rule === 'all') yield* tarTree(root, child, include, signal);
+    } else if (stat.isFile()) {
+      yield tarHeader(`/${child}`, stat.size, stat.mode, stat.mtimeMs, false);
+      yield* fileBytes(full, stat.size);
+      yield pad(stat.size);
+    }
+  }
+}
+
+function tarFile(name: string, content: Buffer) {
+  return [
+    tarHeader(`/${name}`, content.length, 0o600, Date.now(), false),
+    content,
+    pad(content.length),
+  ];
+}
+
+/** Writes a file from `chunks` through `<file>.partial`, fsyncs it and renames it into place. */
+async function writeSynced(file: string, chunks: AsyncIterable<Buffer>) {
+  const tmp = `${file}.partial`;
+  await createPrivateFile(tmp);
+  try {
+    await pipeline(Readable.from(chunks), createGzip(), createWriteStream(tmp, { flags: 'r+' }));
+    const handle = await fs.open(tmp, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(tmp, file);
+    await syncDir(path.dirname(file));
+  } catch (error) {
+    await fs.rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** fsyncs a folder, so a rename in it survives a power loss. */
+async function syncDir(dir: string) {
+  const handle = await fs.open(dir, fsConstants.O_RDONLY);
+  try {
+    await handle.sync();
+  } catch {
+    // Some file systems refuse to sync a folder; the rename is still atomic.
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Copies the running database into `file` (an online base backup, see the top of this file).
+ * `dbDir` is the folder PGlite has open. Resolves to the file's size and the longest time one of
+ * the two calls held PGlite (the only part that keeps requests waiting).
+ */
+export async function dumpOnline(
+  client: PGlite,
+  dbDir: string,
+  file: string,
+  signal?: AbortSignal,
+): Promise<{ bytes: number; pauseMs: number }> {
+  let pauseMs = 0;
+  const timed = async <T>(call: () => Promise<T>) => {
+    const started = performance.now();
+    try {
+      return await call();
+    } finally {
+      pauseMs = Math.max(pauseMs, performance.now() - started);
+    }
+  };
+  await timed(() => client.query(`SELECT pg_backup_start('poruch snapshot', true)`));
+  let stopped = false;
+  try {
+    let label = '';
+    const chunks = async function* () {
+      yield* tarTree(
+        dbDir,
+        '',
+        (rel, dir) => {
+          const top = rel.split('/')[0]!;
+          if (SKIP_FILES.has(rel) || rel.endsWith('pg_internal.init')) return 'skip';
+          if (top === 'pg_wal') return 'skip'; // after the stop, below
+          if (SKIP_CONTENTS.has(top)) return rel === top && dir ? 'dir-only' : 'skip';
+          return 'all';
+        },
+        signal,
+      );
+      // The WAL from the start's checkpoint up to now: the stop waits for nothing (no archive).
+      const { rows } = await timed(() =>
+        client.query<{ labelfile: string }>('SELECT labelfile FROM pg_backup_stop(false)'),
+      );
+      stopped = true;
+      label = rows[0]!.labelfile;
+      yield* tarTree(
+        dbDir,
+        '',
+        (rel, dir) => {
+          if (rel === 'pg_wal') return 'all';
+          if (rel.startsWith('pg_wal/archive_status/')) return 'skip';
+          return rel.startsWith('pg_wal/') ? (dir ? 'dir-only' : 'all') : 'skip';
+        },
+        signal,
+      );
+      yield* tarFile('backup_label', Buffer.from(label));
+      yield Buffer.alloc(1024); // end of archive
+    };
+    await writeSynced(file, chunks());
+    return { bytes: (await fs.stat(file)).size, pauseMs };
+  } finally {
+    if (!stopped) {
+      await client.query('SELECT pg_backup_stop(false)').catch(() => {});
+    }
+  }
+}
+
+/**
+ * The verifier worker: `snapshot-verify.js` beside the bundle (dist), else the TypeScript source
+ * started through tsx's loader (development and tests).
+ */
+async function startVerifier(file: string): Promise<Worker> {
+  const js = new URL('./snapshot-verify.js', import.meta.url);
+  const exists = await fs.access(js).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return new Worker(js, { workerData: { file } });
+  // tsx's ESM API (require.resolve finds its CommonJS twin beside it).
+  const api = createRequire(import.meta.url)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs');
+  const tsx = pathToFileURL(api).href;
+  const source = new URL('./snapshot-verify.ts', import.meta.url).href;
+  return new Worker(
+    `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(source)}));`,
+    { eval: true, workerData: { file } },
+  );
+}
+
+/**
+ * Opens the snapshot in a scratch in-memory instance in a worker thread and counts the rows of
+ * the main tables; rejects when it does not open or a table cannot be read.
+ */
+export async function verifySnapshot(file: string, signal?: AbortSignal): Promise<RowCounts> {
+  signal?.throwIfAborted();
+  const worker = await startVerifier(file);
+  let settled = false;
+  return new Promise((resolve, reject) => {
+    signal?.addEventListener('abort', () => {
+      settled = true;
+      reject(signal.reason);
+      void worker.terminate();
+    });
+    worker.once('message', (m: { counts?: RowCounts; error?: string }) => {
+      settled = true;
+      if (m.counts) resolve(m.counts);
+      else reject(new Error(m.error ?? 'the snapshot did not open'));
+    });
+    worker.once('error', (error) => {
+      settled = true;
+      reject(error);
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`the verifier stopped (exit ${code})`));
+    });
+  });
+}
+
+/** Good snapshots in `DATA_DIR/backups`, newest first. */
+export async function goodSnapshots(dataDir: string): Promise<GoodSnapshot[]> {
+  const dir = snapshotDir(dataDir);
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return [];
+  }
+  const good: GoodSnapshot[] = [];
+  for (const name of names) {
+    if (!name.endsWith(SUFFIX + MANIFEST)) continue;
+    try {
+      const manifest = JSON.parse(
+        await fs.readFile(path.join(dir, name), 'utf8'),
+      ) as SnapshotManifest;
+      const file = path.join(dir, name.slice(0, -MANIFEST.length));
+      const stat = await fs.stat(file);
+      if (manifest.verified === true && stat.size === manifest.bytes) {
+        good.push({ ...manifest, path: file });
+      }
+    } catch {
+      // An unreadable manifest or a missing tarball: not a good snapshot.
+    }
+  }
+  return good.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** A failed snapshot: the dump (`snapshot`) or its verification (`verify`). */
+export class SnapshotFailure extends Error {
+  override readonly name = 'SnapshotFailure';
+  constructor(
+    readonly stage: 'snapshot' | 'verify',
+    cause: unknown,
+  ) {
+    super(
+      `${stage === 'verify' ? 'The snapshot did not verify' : 'The snapshot failed'}: ` +
+        `${(cause as Error)?.message ?? String(cause)}`,
+      { cause },
+    );
+  }
+}
+
+/** The result of one snapshot run. */
+export interface SnapshotResult {
+  file: string;
+  createdAt: Date;
+  bytes: number;
+  counts: RowCounts;
+  /** Longest the dump held PGlite (pg_backup_start or pg_backup_stop), ms. */
+  pauseMs: number;
+  /** The whole run: dump, verification, manifest, ms. */
+  ms: number;
+}
+
+/**
+ * Takes, verifies and records one snapshot in `DATA_DIR/backups`, then deletes the oldest beyond
+ * `keep`. A snapshot that does not verify is deleted and the error thrown.
+ */
+export async function takeSnapshot(
+  client: PGlite,
+  {
+    dataDir,
+    keep,
+    now = () => new Date(),
+    signal,
+  }: { dataDir: string; keep: number; now?: () => Date; signal?: AbortSignal },
+): Promise<SnapshotResult> {
+  signal?.throwIfAborted();
+  const dir = snapshotDir(dataDir);
+  await ensurePrivateDir(dir);
+  const createdAt = now();
+  const stamp = createdAt.toISOString().replace(/[:.]/g, '-');
+  const file = path.join(dir, `poruch-${stamp}${SUFFIX}`);
+  const started = Date.now();
+  let counts: RowCounts;
+  let bytes: number;
+  let pauseMs: number;
+  let stage: SnapshotFailure['stage'] = 'snapshot';
+  try {
+    ({ bytes, pauseMs } = await dumpOnline(client, path.join(dataDir, 'db'), file, signal));
+    stage = 'verify';
+    counts = await verifySnapshot(file, signal);
+  } catch (error) {
+    await fs.rm(file, { force: true });
+    throw new SnapshotFailure(stage, error);
+  }
+  const manifest: SnapshotManifest = {
+    file: path.basename(file),
+    createdAt: createdAt.toISOString(),
+    bytes,
+    verified: true,
+    counts,
+  };
+  await writePrivateFile(`${file}${MANIFEST}`, `${JSON.stringify(manifest, null, 2)}\n`);
+  await syncDir(dir);
+  await prune(dataDir, keep);
+  return { file, createdAt, bytes, counts, pauseMs, ms: Date.now() - started };
+}
+
+/** Keeps the newest `keep` good snapshots; deletes older ones, unverified ones and leftovers. */
+async function prune(dataDir: string, keep: number) {
+  const dir = snapshotDir(dataDir);
+  const good = await goodSnapshots(dataDir);
+  const kept = new Set(good.slice(0, keep).map((g) => path.basename(g.path)));
+  for (const name of await fs.readdir(dir)) {
+    const base = name.endsWith(MANIFEST) ? name.slice(0, -MANIFEST.length) : name;
+    if (!base.startsWith('poruch-') || kept.has(base)) continue;
+    await fs.rm(path.join(dir, name), { force: true });
+  }
+}
