@@ -4,6 +4,7 @@ import type { Translate } from '../i18n/translate.js';
 import { categoryLabelKey } from '../keys.js';
 import { emailSchema, text } from '../validation.js';
 import { localeSchema } from './account.js';
+import { pushSubscriptionSchema } from './options.js';
 import { serviceSearchQuerySchema, vacancySearchQuerySchema } from './search.js';
 
 /** Bounds of alerts (docs/product.md § Alerts). */
@@ -14,7 +15,12 @@ export const ALERT_LIMITS = {
   radiusKmMax: 200,
   /** The place's name shown beside the radius ("within 25 km of Kraków"). */
   placeLabelMax: 200,
+  /** Devices one alert pushes to ("Also notify me on this device"); one more is not stored. */
+  devicesPerAlert: 5,
 } as const;
+
+/** The radii the subscribe dialog offers for "within R km of a place", in km. */
+export const ALERT_RADII_KM = [5, 10, 25, 50, 100] as const;
 
 export const ALERT_KINDS = ['services', 'vacancies'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
@@ -62,6 +68,11 @@ const alertFields = {
   email: emailSchema,
   locale: localeSchema.default('ua'),
   frequency: alertFrequencySchema.default('daily'),
+  /**
+   * The browser's push subscription, sent from the installed app: this device also gets a push
+   * with each digest, once the address has confirmed.
+   */
+  push: pushSubscriptionSchema.optional(),
 };
 
 /** Body of `POST alerts`: subscribe an address to new results of a search (double opt-in). */
@@ -97,6 +108,8 @@ export const alertViewSchema = z.object({
   filters: z.record(z.string(), z.unknown()),
   frequency: alertFrequencySchema,
   confirmed: z.boolean(),
+  /** Devices this alert pushes to (confirmed ones). */
+  devices: z.number().int(),
   createdAt: z.string(),
 });
 export type AlertView = Omit<z.infer<typeof alertViewSchema>, 'filters'> & {

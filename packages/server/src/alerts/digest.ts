@@ -18,6 +18,7 @@ import { buildTextQuery, type TextQuery } from '../search/searchQuery.js';
 import { serviceMatch } from '../search/services.js';
 import { vacancyMatch } from '../search/vacancies.js';
 import { alertMailHeaders, alertManageUrl } from './links.js';
+import { enqueueAlertPushes } from './push.js';
 
 /**
  * Alert digests (docs/mail.md § Alert digests, docs/product.md § Alerts): one mail per confirmed
@@ -432,6 +433,7 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
         return [
           {
             to: c.email,
+            alertId: c.id,
             locale: c.locale,
             key: `alert:${c.id}:${now.getTime()}`,
             params: {
@@ -447,6 +449,8 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
         ];
       });
       await o.outbox.enqueueMany(tx, 'alertDigest', mails);
+      // …and its push to each device of the alert (alerts/push.ts).
+      await enqueueAlertPushes(tx, mails);
       await tx.execute(sql`
         UPDATE alert_subscriptions SET last_digest_at = ${now.toISOString()}::timestamptz
         WHERE id IN (SELECT (jsonb_array_elements_text(${JSON.stringify(

@@ -32,12 +32,14 @@ export function verifyAlertConfirmToken(
   secret: string,
   token: string,
   now = new Date(),
-): { id: string } | 'expired' | null {
+): { id: string; mailedAt: Date } | 'expired' | null {
   const value = verifySignedToken(secret, 'alert-confirm', token);
   const [id, expires] = value?.split('_') ?? [];
   if (!id || !expires || !UUID.test(id)) return null;
-  if (parseInt(expires, 36) * 1000 < now.getTime()) return 'expired';
-  return { id };
+  const until = parseInt(expires, 36) * 1000;
+  if (until < now.getTime()) return 'expired';
+  // When the link was made (to the second): its days before it expires.
+  return { id, mailedAt: new Date(until - CONFIRM_TOKEN_DAYS * DAY_MS) };
 }
 
 export const alertManageToken = (secret: string, email: string) =>

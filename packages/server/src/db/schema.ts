@@ -10,6 +10,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -311,6 +312,26 @@ export const alertSubscriptions = pgTable(
     ),
     check('alert_subscriptions_email_check', sql`${t.email} = lower(${t.email})`),
   ],
+);
+
+/**
+ * The browser push subscriptions of an alert (migration 0014): pending until a confirmation link
+ * mailed after the row was written is opened (`confirmedAt`); only confirmed rows get pushes.
+ */
+export const alertPushSubscriptions = pgTable(
+  'alert_push_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    alertId: uuid('alert_id')
+      .notNull()
+      .references(() => alertSubscriptions.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('alert_push_subscriptions_alert_endpoint_unique').on(t.alertId, t.endpoint)],
 );
 
 /** Each item mailed to a subscription, once (the digests' at-most-once record). */

@@ -5,6 +5,7 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import type { LocaleCode } from '@poruch/core';
 import type { Db } from '../db/index.js';
 import { accounts, campaigns, mailOutbox, pushSubscriptions } from '../db/schema.js';
+import { alertPushTargets, dropAlertPush } from '../alerts/push.js';
 import { ERASED_RECIPIENT_TEMPLATES, PUSH_PREFIX, SENSITIVE_TEMPLATES } from './outbox.js';
 import { sendPush, type PushOutcome, type VapidKeys } from './push.js';
 import {
@@ -432,15 +433,15 @@ export class OutboxWorker {
   private async pushBatch(): Promise<number> {
     const rows = await this.claim(PUSH_BATCH, true);
     if (rows.length === 0) return 0;
-    const subs = await this.o.db
-      .select()
-      .from(pushSubscriptions)
-      .where(
-        inArray(
-          pushSubscriptions.id,
-          rows.map((r) => r.recipient),
-        ),
-      );
+    const ids = rows.map((r) => r.recipient);
+    const subs = [
+      ...(await this.o.db
+        .select()
+        .from(pushSubscriptions)
+        .where(inArray(pushSubscriptions.id, ids))),
+      // The devices of alerts (their digests' pushes).
+      ...(await alertPushTargets(this.o.db, ids)),
+    ];
     const byId = new Map(subs.map((s) => [s.id, s]));
     await Promise.all(
       rows.map(async (row) => {
@@ -471,6 +472,7 @@ export class OutboxWorker {
               .where(this.ours(row, ['sending']));
           } else if (outcome.kind === 'gone') {
             await this.o.db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, sub.id));
+            await dropAlertPush(this.o.db, sub.id);
             await this.o.db
               .update(mailOutbox)
               .set({ status: 'failed', lastError: `subscription gone (${outcome.error})` })

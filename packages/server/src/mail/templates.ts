@@ -382,7 +382,30 @@ export interface RenderedPush {
   url: string;
 }
 
+/** The Ukrainian form of a count's noun: 1 (21, 31…), 2–4 (22–24…), or the rest (5–20, 25…). */
+const uaCount = (n: number, one: string, few: string, many: string) => {
+  const tens = n % 100;
+  if (tens % 10 === 1 && tens !== 11) return one;
+  if (tens % 10 >= 2 && tens % 10 <= 4 && (tens < 12 || tens > 14)) return few;
+  return many;
+};
+
+/** What an alert's digest push says: how many new results, for which search (its lines). */
+type AlertDigestPush = { count: number; search: string; url: string };
+
 const PUSHES = {
+  alertDigest: {
+    ua: (p: AlertDigestPush) => ({
+      title: `${p.count} ${uaCount(p.count, 'новий результат', 'нові результати', 'нових результатів')} за вашою підпискою`,
+      body: p.search,
+      url: p.url,
+    }),
+    en_GB: (p: AlertDigestPush) => ({
+      title: `${p.count} new ${p.count === 1 ? 'result' : 'results'} for your alert`,
+      body: p.search,
+      url: p.url,
+    }),
+  },
   serviceApproved: {
     ua: (p: { serviceName: string; url: string }) => ({
       title: 'Сервіс схвалено',

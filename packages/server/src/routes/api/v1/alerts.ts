@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   ALERT_LIMITS,
   PoruchError,
+  VALIDATION_KEYS,
   alertConfirmResultSchema,
   alertFilterLines,
   alertListSchema,
@@ -37,6 +38,13 @@ import {
   verifyAlertManageToken,
   verifyAlertUnsubscribeToken,
 } from '../../../alerts/links.js';
+import {
+  addAlertPush,
+  alertDeviceCounts,
+  confirmAlertPushes,
+  removeAlertPushes,
+} from '../../../alerts/push.js';
+import { isAllowedPushEndpoint } from '../../../mail/push.js';
 import { oneClickBodyParsers } from './unsubscribe.js';
 import { requireRealOrigin } from './reports.js';
 
@@ -48,12 +56,13 @@ const FILTERS: Record<AlertKind, z.ZodType<AlertFilters>> = {
   vacancies: vacancyAlertFiltersSchema,
 };
 
-const toView = (row: SubscriptionRow): AlertView => ({
+const toView = (row: SubscriptionRow, devices: Map<string, number>): AlertView => ({
   id: row.id,
   kind: row.kind,
   filters: row.filters,
   frequency: row.frequency,
   confirmed: row.confirmedAt !== null,
+  devices: devices.get(row.id) ?? 0,
   createdAt: row.createdAt.toISOString(),
 });
 
@@ -145,7 +154,13 @@ export async function alertRoutes(
       },
     },
     async (request, reply) => {
-      const { email, locale, frequency, kind, filters } = request.body;
+      const { email, locale, frequency, kind, filters, push } = request.body;
+      // Only real push services: the server POSTs to this URL later (docs/security.md).
+      if (push && !isAllowedPushEndpoint(push.endpoint, app.mail.allowPrivatePush)) {
+        throw new PoruchError(400, 'validation_failed', undefined, [
+          { field: 'push.endpoint', key: VALIDATION_KEYS.pushEndpoint },
+        ]);
+      }
       const at = now();
       await app.db.transaction(async (tx) => {
         // One address at a time, so two requests together cannot pass the cap.
@@ -186,6 +201,8 @@ export async function alertRoutes(
                   .where(eq(alertSubscriptions.id, same.id))
                   .returning()
               )[0] ?? same);
+          // A device waits for the confirmation link mailed now, even on a confirmed alert.
+          if (push) await addAlertPush(tx, row.id, push, at);
           await mailConfirmation(tx, row, at);
           return;
         }
@@ -201,6 +218,7 @@ export async function alertRoutes(
           .insert(alertSubscriptions)
           .values({ email, locale, kind, filters, frequency, createdAt: at, updatedAt: at })
           .returning();
+        if (push) await addAlertPush(tx, row!.id, push, at);
         await mailConfirmation(tx, row!, at);
       });
       app.mail.worker?.wake();
@@ -228,15 +246,19 @@ export async function alertRoutes(
       const found = verifyAlertConfirmToken(secret(), request.body.token, at);
       if (found === 'expired') throw badLink('alert_link_expired');
       if (!found) throw badLink('alert_link_invalid');
-      const [row] = await app.db
-        .update(alertSubscriptions)
-        .set({
-          confirmedAt: sql`coalesce(${alertSubscriptions.confirmedAt}, ${at.toISOString()}::timestamptz)`,
-          lastDigestAt: sql`coalesce(${alertSubscriptions.lastDigestAt}, ${at.toISOString()}::timestamptz)`,
-          updatedAt: at,
-        })
-        .where(eq(alertSubscriptions.id, found.id))
-        .returning();
+      const row = await app.db.transaction(async (tx) => {
+        const [confirmed] = await tx
+          .update(alertSubscriptions)
+          .set({
+            confirmedAt: sql`coalesce(${alertSubscriptions.confirmedAt}, ${at.toISOString()}::timestamptz)`,
+            lastDigestAt: sql`coalesce(${alertSubscriptions.lastDigestAt}, ${at.toISOString()}::timestamptz)`,
+            updatedAt: at,
+          })
+          .where(eq(alertSubscriptions.id, found.id))
+          .returning();
+        if (confirmed) await confirmAlertPushes(tx, confirmed.id, found.mailedAt, at);
+        return confirmed;
+      });
       if (!row) throw new PoruchError(404, 'resource_was_not_found', 'alert_gone');
       request.log.info({ alert: row.id }, 'alert confirmed');
       return {
@@ -255,7 +277,11 @@ export async function alertRoutes(
       .where(eq(alertSubscriptions.email, email))
       .orderBy(desc(alertSubscriptions.createdAt), alertSubscriptions.id);
     const locale = rows[0]?.locale ?? 'ua';
-    return { email, locale, alerts: rows.map(toView) };
+    const devices = await alertDeviceCounts(
+      app.db,
+      rows.map((r) => r.id),
+    );
+    return { email, locale, alerts: rows.map((r) => toView(r, devices)) };
   };
 
   app.post(
@@ -310,8 +336,36 @@ export async function alertRoutes(
           .set({ frequency, filters: parsed, updatedAt: now() })
           .where(eq(alertSubscriptions.id, row.id))
           .returning();
-        return toView(updated!);
+        return toView(updated!, await alertDeviceCounts(tx, [row.id]));
       });
+    },
+  );
+
+  app.delete(
+    '/alerts/manage/:id/push',
+    {
+      config: { public: true, csrf: false },
+      preHandler: tokenLimit,
+      schema: {
+        tags,
+        summary: 'Turn off the pushes of one alert of the address on every device',
+        description: 'The mails go on; the alert is sent to a device again only from the app.',
+        params: idParamsSchema,
+        body: alertTokenSchema,
+        response: { 200: alertViewSchema },
+      },
+    },
+    async (request) => {
+      const email = addressOf(request.body.token);
+      const [row] = await app.db
+        .select()
+        .from(alertSubscriptions)
+        .where(
+          and(eq(alertSubscriptions.id, request.params.id), eq(alertSubscriptions.email, email)),
+        );
+      if (!row) throw new PoruchError(404, 'resource_was_not_found');
+      await removeAlertPushes(app.db, row.id);
+      return toView(row, new Map());
     },
   );
 
