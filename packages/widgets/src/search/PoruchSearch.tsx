@@ -30,6 +30,7 @@ import {
   type SearchState,
 } from './searchModel.js';
 import { SEARCH_PARTS, searchStyles } from './searchStyles.js';
+import { useSearchAsYouType, useSettled } from './useSearchAsYouType.js';
 
 export interface SearchProps extends WidgetBaseProps {
   /** The search text to start with. Defaults to none. */
@@ -141,6 +142,15 @@ function SearchView(props: SearchProps) {
     e.preventDefault();
     apply({});
   };
+  // As the visitor types: the text searched once typing pauses; the other filters stay as shown.
+  useSearchAsYouType(draft.q, applied.q, (q) => apply({ q }));
+
+  const countText =
+    status === 'loading' && !data
+      ? t('widget.loading')
+      : resultsText(t, lang, 'widget.results', data);
+  // Told to screen readers once it stops changing (not after every typed letter's answer).
+  const settledCount = useSettled(countText);
 
   return (
     <section aria-label={t('widget.search_label')}>
@@ -195,10 +205,11 @@ function SearchView(props: SearchProps) {
         <ErrorState error={error} onRetry={reload} />
       ) : (
         <>
-          <p className="count" part="count" role="status" aria-live="polite">
-            {status === 'loading' && !data
-              ? t('widget.loading')
-              : resultsText(t, lang, 'widget.results', data)}
+          <p className="count" part="count" aria-hidden="true">
+            {countText}
+          </p>
+          <p className="poruch-visually-hidden" role="status">
+            {settledCount}
           </p>
           {props.alerts && (
             <AlertButton

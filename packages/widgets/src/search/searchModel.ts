@@ -52,6 +52,23 @@ export function changeSearch<S extends SearchState>(state: S, change: Partial<S>
   return { ...state, page: 1, ...change };
 }
 
+/** How long typing pauses before the search asks (search as you type). */
+export const TYPING_DELAY_MS = 150;
+/** How long the results count stays the same before a screen reader is told it. */
+export const SETTLED_DELAY_MS = 1000;
+/** Fewest characters of text the search asks for as the visitor types. */
+export const MIN_TYPED_LENGTH = 2;
+
+/**
+ * Whether typed text is searched as it is typed: no text (every result again) or at least
+ * MIN_TYPED_LENGTH characters, spaces at the ends left out. Shorter text waits for more typing or
+ * for the Search button, which always searches.
+ */
+export function searchesAsTyped(text: string): boolean {
+  const length = text.trim().length;
+  return length === 0 || length >= MIN_TYPED_LENGTH;
+}
+
 /** One API call: `GET <path>?<query>`. */
 export interface SearchRequest {
   path: SearchMode;

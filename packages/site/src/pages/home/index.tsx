@@ -19,8 +19,11 @@ import {
   searchRequest,
   searchUrlChange,
   type UrlSearchState,
+  useSearchAsYouType,
+  useSettled,
 } from '@poruch/widgets';
-import { useApp } from '../../app/context.js';
+import { useApp, useConfig } from '../../app/context.js';
+import { alertPushOffer } from '../../pwa/push.js';
 import { SocialBlock } from '../../chrome/SocialBlock.js';
 import { Link, useQuery } from '../../router/index.js';
 import { useNearViewport } from '../../ui/useNearViewport.js';
@@ -47,6 +50,9 @@ type Results =
  */
 export default function HomePage() {
   const { t, locale, api } = useApp();
+  const vapidPublicKey = useConfig()?.vapidPublicKey;
+  // The installed app offers pushes with an alert (not a browser tab, not a widget).
+  const pushOffer = useMemo(() => alertPushOffer(vapidPublicKey), [vapidPublicKey]);
   const [params, setQuery] = useQuery();
   const state = useMemo(() => readSearchUrl(params), [params]);
   const [draft, setDraft] = useState(state.q);
@@ -92,6 +98,16 @@ export default function HomePage() {
     e.preventDefault();
     update({ q: draft });
   };
+  // As the visitor types: the text searched once typing pauses. Its URL replaces the current
+  // entry (Back does not step through every letter); the Search button adds an entry.
+  useSearchAsYouType(draft, state.q, (q) => update({ q }, true));
+
+  const countText =
+    loading && !results
+      ? t('home_page.loading_results')
+      : resultsText(t, locale, 'home.results', results?.page);
+  // Told to screen readers once it stops changing (not after every typed letter's answer).
+  const settledCount = useSettled(countText);
 
   const pages = pageCount(results?.page);
 
@@ -175,10 +191,11 @@ export default function HomePage() {
 
       <section className="results" aria-busy={loading}>
         <div className="results__bar">
-          <p className="results__count" aria-live="polite">
-            {loading && !results
-              ? t('home_page.loading_results')
-              : resultsText(t, locale, 'home.results', results?.page)}
+          <p className="results__count" aria-hidden="true">
+            {countText}
+          </p>
+          <p className="visually-hidden" role="status">
+            {settledCount}
           </p>
           {/* The alert dialog's layout (the site's CSP allows inline styles; widgets adopt it). */}
           <style>{ALERT_DIALOG_CSS}</style>
@@ -188,6 +205,7 @@ export default function HomePage() {
             t={t}
             locale={locale}
             search={() => alertSearchOf(state)}
+            push={pushOffer}
           />
           <div className="segmented" role="group" aria-label={t('home_page.view_mode')}>
             {(['map', 'list'] as const).map((view) => (

@@ -237,3 +237,67 @@ export async function withOutage(
     await outage.close();
   }
 }
+
+/** A proxy in front of the API that holds back the answers of some requests (see withGate). */
+export interface Gate {
+  url: string;
+  /** Resolves when the first held request has come in. */
+  held: Promise<void>;
+  /** Lets the held requests through to the API; resolves once their answers have been sent. */
+  release(): Promise<void>;
+}
+
+/**
+ * Runs `test` with the page same-origin with a proxy in front of `api` that passes every request
+ * through, except that the answers of requests for which `hold(url)` is true wait until
+ * `gate.release()`: an answer that comes late, deterministically. Then points the page back at
+ * `api` and stops the proxy.
+ */
+export async function withGate(
+  api: ApiServer,
+  hold: (url: URL) => boolean,
+  test: (gate: Gate) => Promise<void>,
+): Promise<void> {
+  const http = await import('node:http');
+  let arrived!: () => void;
+  const held = new Promise<void>((r) => (arrived = r));
+  const waiting: (() => Promise<void>)[] = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', api.url);
+    const answer = async () => {
+      const headers: Record<string, string> = { accept: 'application/json' };
+      const language = req.headers['accept-language'];
+      if (typeof language === 'string') headers['accept-language'] = language;
+      const upstream = await fetch(url, { headers });
+      const body = Buffer.from(await upstream.arrayBuffer());
+      if (res.destroyed) return; // the page gave up on it (aborted)
+      res.writeHead(upstream.status, {
+        'content-type': upstream.headers.get('content-type') ?? 'application/json',
+      });
+      await new Promise<void>((r) => res.end(body, () => r()));
+    };
+    if (hold(url)) {
+      waiting.push(answer);
+      arrived();
+    } else {
+      void answer();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const address = server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  useOrigin(url);
+  try {
+    await test({
+      url,
+      held,
+      release: async () => {
+        await Promise.all(waiting.splice(0).map((answer) => answer()));
+      },
+    });
+  } finally {
+    useOrigin(api.url);
+    server.closeAllConnections();
+    await new Promise((r) => server.close(() => r(undefined)));
+  }
+}
