@@ -41,6 +41,8 @@ interface Snapshot {
   token: string;
   features: MapFeature[];
   generation: number;
+  /** The features by service id, built on first use (a text query's matches pick by id). */
+  byId?: Map<string, MapFeature>;
 }
 
 interface Entry {
@@ -152,11 +154,14 @@ export class MapCache {
       this.matches.set(key, entry);
       return entry;
     }
-    const wanted = new Set(ids);
+    // By id: the work grows with the matches (at most MAP_TEXT_LIMIT), not with the catalogue.
+    snap.byId ??= new Map(snap.features.map((f) => [f.properties.id, f]));
     const picks = matches(filter);
-    const features = snap.features.filter(
-      (f) => wanted.has(f.properties.id) && picks(f.properties),
-    );
+    const features: MapFeature[] = [];
+    for (const id of new Set(ids)) {
+      const f = snap.byId.get(id);
+      if (f && picks(f.properties)) features.push(f);
+    }
     const built = { version, index: new MapIndex(features), filter };
     this.matches.set(key, built);
     while (this.matches.size > this.maxIndexes) {
@@ -302,6 +307,7 @@ export class MapCache {
         // the indexes stay, under the new version, instead of being rebuilt.
         features: same ? old.features : features,
         generation,
+        ...(same && old.byId ? { byId: old.byId } : {}),
       };
       if (same) {
         for (const [key, entry] of this.entries) {
