@@ -1,4 +1,7 @@
+import type { PushSubscriptionInput } from '@poruch/core';
+import type { AlertPushOffer } from '@poruch/widgets';
 import type { AppServices } from '../app/services.js';
+import { isStandalone } from './install.js';
 
 /** True when this browser can subscribe to push messages. */
 export const pushSupported = (): boolean =>
@@ -15,23 +18,47 @@ function base64UrlToBytes(value: string): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * Asks for the notification permission (call it from a user's tap), subscribes to push with the
- * server's VAPID key and sends the subscription to `auth/notifications`. Resolves to the
- * permission state.
+ * Asks for the notification permission (call it from a user's tap) and subscribes this browser
+ * to push with the server's VAPID key. Null when the permission is not granted.
+ */
+async function browserPushSubscription(vapidPublicKey: string): Promise<PushSubscription | null> {
+  if ((await Notification.requestPermission()) !== 'granted') return null;
+  const registration = await navigator.serviceWorker.ready;
+  return (
+    (await registration.pushManager.getSubscription()) ??
+    (await registration.pushManager.subscribe({
+      userVisibleOnly: true,
+      applicationServerKey: base64UrlToBytes(vapidPublicKey),
+    }))
+  );
+}
+
+/**
+ * Subscribes this browser to push (browserPushSubscription) and sends the subscription to
+ * `auth/notifications`. Resolves to the permission state.
  */
 export async function subscribeToPush(
   services: Pick<AppServices, 'api'>,
   vapidPublicKey: string,
 ): Promise<NotificationPermission> {
-  const permission = await Notification.requestPermission();
-  if (permission !== 'granted') return permission;
-  const registration = await navigator.serviceWorker.ready;
-  const subscription =
-    (await registration.pushManager.getSubscription()) ??
-    (await registration.pushManager.subscribe({
-      userVisibleOnly: true,
-      applicationServerKey: base64UrlToBytes(vapidPublicKey),
-    }));
+  const subscription = await browserPushSubscription(vapidPublicKey);
+  if (!subscription) return Notification.permission;
   await services.api.notifications(subscription);
-  return permission;
+  return 'granted';
+}
+
+/**
+ * The alert dialog's "Also notify me on this device": offered by the installed app only (running
+ * standalone, on a browser that can push, with the server's key); a widget never offers it.
+ */
+export function alertPushOffer(
+  vapidPublicKey: string | null | undefined,
+): AlertPushOffer | undefined {
+  if (!vapidPublicKey || !isStandalone() || !pushSupported()) return undefined;
+  return {
+    subscribe: async () => {
+      const subscription = await browserPushSubscription(vapidPublicKey);
+      return subscription ? (subscription.toJSON() as PushSubscriptionInput) : null;
+    },
+  };
 }

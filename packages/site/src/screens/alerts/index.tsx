@@ -202,6 +202,18 @@ function AlertCard({
     onChange();
   };
 
+  const pushOff = async () => {
+    try {
+      await api.send('DELETE', `alerts/manage/${alert.id}/push`, { token });
+      showToast({ severity: 'success', summary: t('alerts.push_turned_off') });
+    } catch (failure) {
+      if (!isApiError(failure) || failure.status !== 404) {
+        showToast({ severity: 'error', ...translateError(failure, t) });
+      }
+    }
+    onChange();
+  };
+
   return (
     <li className="card alerts-list__item" data-testid="alert">
       <h2 className="card__title">{t(`alerts.kind_${alert.kind}`)}</h2>
@@ -216,6 +228,18 @@ function AlertCard({
         })}
       </p>
       {!alert.confirmed && <Notice kind="warn">{t('alerts.unconfirmed')}</Notice>}
+      {alert.devices > 0 && (
+        <p className="alerts-list__devices">
+          {t('alerts.push_devices', { count: alert.devices })}{' '}
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={() => void pushOff()}
+          >
+            {t('alerts.push_off')}
+          </button>
+        </p>
+      )}
       <form className="form alerts-list__form" noValidate onSubmit={(e) => void save(e)}>
         <SelectField
           id={`${id}-frequency`}
