@@ -10,6 +10,7 @@ import { registerServiceWorker } from './pwa/serviceWorker.js';
 import { getLocation } from './router/index.js';
 import { resolveRoute } from './routes.js';
 import { PageChrome } from './ui/PageChrome.js';
+import { yieldToMain } from './ui/yieldToMain.js';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -27,17 +28,6 @@ const first = resolveRoute(getLocation().path);
 const screenReady = (first ? first.route.screen.preload() : Promise.resolve()).catch(
   () => undefined,
 );
-
-/**
- * Gives the main thread back to the browser (input, paint) between the start-up steps, so they
- * run as several short tasks instead of one long one (Lighthouse's total blocking time): the
- * prerendered page is on screen meanwhile. `scheduler.yield` where there is one, else a timeout.
- */
-function yieldToMain(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (typeof scheduler?.yield === 'function') return scheduler.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
 
 async function start(): Promise<void> {
   // Only the active language's translations (a chunk of their own); a switch stores the

@@ -22,7 +22,12 @@ export { PoruchMap } from './map/PoruchMap.js';
 export type { MapProps as PoruchMapProps } from './map/PoruchMap.js';
 export type { MapProps, MapSelectDetail } from './map/PoruchMap.js';
 export { MAP_PARTS } from './map/mapStyles.js';
-export { BASE_LAYER_SEA, BASE_LAYER_STYLE, baseCountries } from './map/baseLayer.js';
+export {
+  BASE_LAYER_SEA,
+  BASE_LAYER_STYLE,
+  baseCountries,
+  baseCountryFeatures,
+} from './map/baseLayer.js';
 export type { BaseCountries, BaseCountry } from './map/baseLayer.js';
 export type { LatLng, ServiceFilters, SearchEventDetail, FocusEventDetail } from './map/filters.js';
 export { PoruchSearch } from './search/PoruchSearch.js';

@@ -49,22 +49,74 @@ export function formatDate(date: Date | string | number, locale: LocaleCode): st
 }
 
 /**
- * The month and year of a date in the interface language: "листопад 2026" or "November 2026".
- * `after`: the form that follows a preposition ("з листопада 2026", "since November 2026"),
- * Ukrainian's genitive month, which Intl gives only beside a day.
+ * Month names of the interface languages: Ukrainian's nominative ("листопад 2026") and the
+ * genitive that follows a preposition or a day ("з листопада 2026"); English has one form. The
+ * same words Intl.DateTimeFormat gives (i18n.test.ts compares every month), without building a
+ * DateTimeFormat, whose first construction loads the locale's calendar data: on a phone that cost
+ * the profile, which shows one of these dates, a long task of its first render.
+ */
+const ENGLISH_MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+const MONTHS: Record<LocaleCode, { alone: readonly string[]; after: readonly string[] }> = {
+  ua: {
+    alone: [
+      'січень',
+      'лютий',
+      'березень',
+      'квітень',
+      'травень',
+      'червень',
+      'липень',
+      'серпень',
+      'вересень',
+      'жовтень',
+      'листопад',
+      'грудень',
+    ],
+    after: [
+      'січня',
+      'лютого',
+      'березня',
+      'квітня',
+      'травня',
+      'червня',
+      'липня',
+      'серпня',
+      'вересня',
+      'жовтня',
+      'листопада',
+      'грудня',
+    ],
+  },
+  en_GB: { alone: ENGLISH_MONTHS, after: ENGLISH_MONTHS },
+};
+
+/**
+ * The month and year of a date in the interface language, in the reader's time zone:
+ * "листопад 2026" or "November 2026". `after`: the form that follows a preposition
+ * ("з листопада 2026", "since November 2026"), Ukrainian's genitive month.
  */
 export function formatMonthYear(
   date: Date | string | number,
   locale: LocaleCode,
   { after = false }: { after?: boolean } = {},
 ): string {
-  const parts = new Intl.DateTimeFormat(LOCALE_DEFINITIONS[locale].bcp47, {
-    ...(after ? { day: 'numeric' } : {}),
-    month: 'long',
-    year: 'numeric',
-  }).formatToParts(new Date(date));
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('month')} ${part('year')}`;
+  const d = new Date(date);
+  const months = MONTHS[locale];
+  return `${(after ? months.after : months.alone)[d.getMonth()]} ${d.getFullYear()}`;
 }
 
 /**

@@ -35,3 +35,21 @@ export function baseCountries(): BaseCountries {
   countries ??= feature(WORLD, WORLD.objects.countries!) as unknown as BaseCountries;
   return countries;
 }
+
+/**
+ * The same shapes country by country, each decoded when it is reached: a caller that draws in
+ * slices (the profile's static map) yields between them instead of decoding the world in one
+ * long task.
+ */
+export function* baseCountryFeatures(): Generator<BaseCountry> {
+  if (countries) {
+    yield* countries.features;
+    return;
+  }
+  const collection = WORLD.objects.countries as unknown as {
+    geometries: Parameters<typeof feature>[1][];
+  };
+  for (const geometry of collection.geometries) {
+    yield feature(WORLD, geometry) as unknown as BaseCountry;
+  }
+}

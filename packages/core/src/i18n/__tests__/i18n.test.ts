@@ -26,6 +26,7 @@ import {
   campaignInputSchema,
   campaignSchema,
   createI18n,
+  formatMonthYear,
   credentialsChangeSchema,
   credentialsSchema,
   getI18n,
@@ -387,5 +388,27 @@ describe('LANGUAGE_OPTIONS', () => {
       ['en_GB', 'GB'],
     ]);
     for (const o of LANGUAGE_OPTIONS) expect(languageOptionSchema.parse(o)).toEqual(o);
+  });
+});
+
+describe('formatMonthYear', () => {
+  // Its month names are a table; Intl.DateTimeFormat is what they must equal, in every month,
+  // both languages and both forms (standalone; after a preposition, which Intl gives beside a day).
+  it.each([
+    ['ua', 'uk-UA'],
+    ['en_GB', 'en-GB'],
+  ] as const)('%s: the words Intl gives, every month', (locale, tag) => {
+    for (let month = 0; month < 12; month++) {
+      const date = new Date(2026, month, 15, 12);
+      const intl = (options: Intl.DateTimeFormatOptions) => {
+        const parts = new Intl.DateTimeFormat(tag, options).formatToParts(date);
+        const part = (type: string) => parts.find((p) => p.type === type)?.value;
+        return `${part('month')} ${part('year')}`;
+      };
+      expect(formatMonthYear(date, locale)).toBe(intl({ month: 'long', year: 'numeric' }));
+      expect(formatMonthYear(date.toISOString(), locale, { after: true })).toBe(
+        intl({ day: 'numeric', month: 'long', year: 'numeric' }),
+      );
+    }
   });
 });

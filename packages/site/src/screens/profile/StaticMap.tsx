@@ -3,15 +3,18 @@
  * layer of @poruch/widgets (the country shapes the interactive map draws when tiles cannot
  * load), and a marker at its centre. One SVG, a picture and not a control: a text alternative
  * (`label`), no focusable part. Loaded lazily by ProfileLocation when it comes near the screen.
+ * The shapes are decoded and projected in slices of a few milliseconds (inSlices), so drawing the
+ * map never blocks the page in one long task; the sea shows until they are drawn.
  */
 import { useEffect, useMemo, useState } from 'react';
 import {
   BASE_LAYER_SEA,
   BASE_LAYER_STYLE,
-  baseCountries,
+  baseCountryFeatures,
   type BaseCountry,
   type LatLng,
 } from '@poruch/widgets';
+import { inSlices } from '../../ui/yieldToMain.js';
 
 /** Regional context: the country and its neighbours around the place. */
 export const STATIC_MAP_ZOOM = 5;
@@ -52,23 +55,27 @@ interface Polygon {
 }
 
 let polygons: Polygon[] | undefined;
-/** Every polygon of the base layer with its bounds in degrees, found once. */
-function basePolygons(): Polygon[] {
-  polygons ??= baseCountries().features.flatMap((f: BaseCountry) =>
-    (f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.coordinates).map(
-      (rings) => {
-        let [west, east, south, north] = [180, -180, 90, -90];
-        for (const [lng, lat] of rings[0]!) {
-          if (lng! < west) west = lng!;
-          if (lng! > east) east = lng!;
-          if (lat! < south) south = lat!;
-          if (lat! > north) north = lat!;
-        }
-        return { rings, west, east, south, north };
-      },
-    ),
-  );
-  return polygons;
+/** Every polygon of the base layer with its bounds in degrees, found once: a step per country. */
+function* basePolygons(): Generator<void, Polygon[]> {
+  if (polygons) return polygons;
+  const found: Polygon[] = [];
+  for (const f of baseCountryFeatures() as Iterable<BaseCountry>) {
+    for (const rings of f.geometry.type === 'Polygon'
+      ? [f.geometry.coordinates]
+      : f.geometry.coordinates) {
+      let [west, east, south, north] = [180, -180, 90, -90];
+      for (const [lng, lat] of rings[0]!) {
+        if (lng! < west) west = lng!;
+        if (lng! > east) east = lng!;
+        if (lat! < south) south = lat!;
+        if (lat! > north) north = lat!;
+      }
+      found.push({ rings, west, east, south, north });
+    }
+    yield;
+  }
+  polygons = found;
+  return found;
 }
 
 const projected = new WeakMap<Polygon, Ring[]>();
@@ -100,9 +107,11 @@ function latitudeOf(y: number): number {
 
 /**
  * The SVG path of the base layer's shapes in the box whose top left corner is (left, top),
- * with the world's copies east and west of it (a place near the date line).
+ * with the world's copies east and west of it (a place near the date line): a step per shape
+ * projected, for inSlices.
  */
-function basePath(left: number, top: number): string {
+function* basePath(left: number, top: number): Generator<void, string> {
+  const all = yield* basePolygons();
   const parts: string[] = [];
   for (const shift of [-WORLD_SIZE, 0, WORLD_SIZE]) {
     const x0 = left + shift;
@@ -110,11 +119,13 @@ function basePath(left: number, top: number): string {
     const east = ((x0 + WIDTH) / WORLD_SIZE) * 360 - 180;
     const north = latitudeOf(top);
     const south = latitudeOf(top + HEIGHT);
-    for (const polygon of basePolygons()) {
+    for (const polygon of all) {
       // Far from the box in degrees: not projected at all.
       if (polygon.east < west || polygon.west > east) continue;
       if (polygon.north < south || polygon.south > north) continue;
+      const fresh = !projected.has(polygon);
       const rings = projectedRings(polygon);
+      if (fresh) yield;
       const outer = rings[0]!;
       if (
         outer.maxX < x0 ||
@@ -169,7 +180,14 @@ export default function StaticMap({ at, label, tileUrl, attribution }: StaticMap
   const [cx, cy] = project(at.lng, at.lat);
   const left = cx - WIDTH / 2;
   const top = cy - HEIGHT / 2;
-  const base = useMemo(() => basePath(left, top), [left, top]);
+  const [base, setBase] = useState<string>();
+  useEffect(() => {
+    const drawing = new AbortController();
+    void inSlices(basePath(left, top), drawing.signal).then((path) => {
+      if (path !== undefined) setBase(path);
+    });
+    return () => drawing.abort();
+  }, [left, top]);
   const tiles = useMemo(() => tilesOf(tileUrl, left, top), [tileUrl, left, top]);
   // Tiles are loaded first as images and drawn once they have loaded (from the browser's cache):
   // one that cannot load is never drawn, and the base layer shows there.
@@ -198,15 +216,17 @@ export default function StaticMap({ at, label, tileUrl, attribution }: StaticMap
         data-zoom={STATIC_MAP_ZOOM}
       >
         <rect width={WIDTH} height={HEIGHT} fill={BASE_LAYER_SEA} />
-        <path
-          className="static-map__base"
-          d={base}
-          fill={BASE_LAYER_STYLE.fillColor}
-          stroke={BASE_LAYER_STYLE.color}
-          strokeWidth={BASE_LAYER_STYLE.weight}
-          strokeLinejoin="round"
-          fillRule="evenodd"
-        />
+        {base !== undefined && (
+          <path
+            className="static-map__base"
+            d={base}
+            fill={BASE_LAYER_STYLE.fillColor}
+            stroke={BASE_LAYER_STYLE.color}
+            strokeWidth={BASE_LAYER_STYLE.weight}
+            strokeLinejoin="round"
+            fillRule="evenodd"
+          />
+        )}
         {shown.map((tile) => (
           <image key={tile.key} href={tile.href} x={tile.x} y={tile.y} width={TILE} height={TILE} />
         ))}
