@@ -20,6 +20,11 @@
  *
  *   pnpm --filter @poruch/server bench load [--quick] [--no-pg] [--pg URL] [--services 10000]
  *     [--duration 30] [--step 8] [--start 150] [--max 5000] [--poisson] [--max-sockets 512]
+ *     [--retire-all]
+ *
+ * `--retire-all` runs the server with the search cache's earlier rule, every write retiring every
+ * cached page and profile (PORUCH_SEARCH_RETIRE_ALL, src/search/cache.ts): the "before" of the
+ * comparison in docs/performance.md#load, run beside the "after" in one session.
  */
 import os from 'node:os';
 import { benchArgs, startServerProcess, syntheticDatabase } from './common.js';
@@ -42,7 +47,9 @@ const args = benchArgs({
   max: { type: 'string' },
   poisson: { type: 'boolean', default: false },
   'max-sockets': { type: 'string' },
+  'retire-all': { type: 'boolean', default: false },
 });
+const RETIRE_ALL = args['retire-all'];
 const SERVICES = Number(args.services ?? (args.quick ? 2000 : 10_000));
 const DURATION = Number(args.duration ?? (args.quick ? 6 : 30));
 const STEP = Number(args.step ?? (args.quick ? 3 : 8));
@@ -153,7 +160,7 @@ async function proof(database: string, base: string, rate: number) {
 }
 
 console.log(
-  `load: ${SERVICES} services, ${PROCESS} arrivals, steps ${STEP} s, confirmation ${DURATION} s, ` +
+  `load${RETIRE_ALL ? ' (every write retires every cached page: the earlier rule)' : ''}: ${SERVICES} services, ${PROCESS} arrivals, steps ${STEP} s, confirmation ${DURATION} s, ` +
     `up to ${MAX_SOCKETS} sockets, pass = p99 ≤ ${P99_MAX} ms, 0 errors, on schedule; ` +
     `${new Date().toISOString()}, load average ${load()}, ${os.cpus().length} cores, Node ${process.version}\n`,
 );
@@ -176,6 +183,8 @@ for (const database of args['no-pg'] ? ['PGlite'] : ['PGlite', 'PostgreSQL']) {
   const server = await startServerProcess({
     TRUST_PROXY: 'true',
     RATE_SIGNUP_PER_IP: '1000',
+    // The earlier cache rule (every write retires every page), for a before/after comparison.
+    ...(RETIRE_ALL ? { PORUCH_SEARCH_RETIRE_ALL: 'true' } : {}),
     ...data.env,
   });
   const acknowledged = emptyAcknowledged();

@@ -40,6 +40,7 @@ const cachedIds = cachedSearch(
     return rows.map((r) => r.id).join(',');
   },
   { parse: (value) => value },
+  { scope: (query) => ({ country: query.country, text: true, vacancies: false }) },
 );
 
 /**

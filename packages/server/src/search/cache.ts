@@ -8,14 +8,21 @@ import type { Db } from '../db/types.js';
  * Search result cache: recent pages keyed by the parsed query, each kept with the JSON bytes
  * the route sends, so a repeated search costs a map lookup.
  *
- * A page is reused only while nothing was written to services, vacancies or category terms
- * since it was computed. Every write statement to them fires a trigger (migrations 0005, 0007)
- * that moves a sequence (`poruch_search_generation`) on and sends `NOTIFY poruch_search`,
- * delivered when the transaction commits:
+ * A page is reused only while nothing it could show was written since it was computed. Every
+ * write statement to services, vacancies, category terms or search words fires a trigger
+ * (migrations 0005, 0007, 0018) that moves a sequence (`poruch_search_generation`) on and sends
+ * `NOTIFY poruch_search`, delivered when the transaction commits, with what the statement
+ * changed ({@link Change}; migration 0018): a page retires only when the change could show on it
+ * ({@link affects}: the page's country, or a page without a country filter; new words retire the
+ * pages of text queries), a used mark only updates the count on the pages that show the service
+ * ({@link CachedSearchOptions.usedCounts}), and a change of nothing public (a report writes none
+ * of these tables; a service that is not approved) retires nothing. A notification without a
+ * payload (category terms, truncation, bulk loads, large statements) retires every page.
  *
  * - **Listening** (the normal state, set up on the first search of a database): the database
- *   connection listens, and each notification moves a counter in this process (the epoch) on,
- *   which retires every page. On PGlite the one connection is the database, so a write's
+ *   connection listens, and each notification retires (or updates) the pages it concerns; one
+ *   without a payload moves a counter in this process (the epoch) on, which retires every page.
+ *   On PGlite the one connection is the database, so a write's
  *   notification arrives before the write's own query returns. On PostgreSQL every pooled
  *   connection listens too (LISTEN when the pool first hands it out), so this process's writes
  *   are seen the same way, before their COMMIT returns; another instance's writes arrive through
@@ -34,9 +41,13 @@ import type { Db } from '../db/types.js';
  *   search as soon as the replica has replayed it. While the primary is not listening, replica
  *   pages are not kept at all.
  *
- * A page computed while a write committed is stored under the epoch read before it started,
- * so the write's notification retires it. MAX_AGE_MS bounds the life of any page anyway, in case
- * a notification is lost with its connection before the listener notices.
+ * A page computed while a write committed is not kept if the write's change concerns it (the
+ * changes seen while it was computed are checked against it: {@link changedSince}). MAX_AGE_MS
+ * bounds the life of any page anyway, in case a notification is lost with its connection before
+ * the listener notices.
+ *
+ * For benchmarks, PORUCH_SEARCH_RETIRE_ALL=true restores the earlier rule: every notification,
+ * whatever it says, retires every page and profile.
  */
 
 /** The NOTIFY channel of writes to the searched tables (migration 0007). */
@@ -47,11 +58,78 @@ const MAX_ENTRIES = 2000;
 export const MAX_AGE_MS = 30_000;
 /** Pause before a lost PostgreSQL listener connects again. */
 const RELISTEN_MS = 1000;
+/** Changes remembered per database, for pages and profiles computed while they arrived. */
+const LOG_SIZE = 1000;
+
+/**
+ * What one write statement changed that the public could see (the payload of its notification,
+ * migration 0018). Null: anything (every page retires).
+ */
+export interface Change {
+  /** Services changed in anything but the used count (approved before or after). */
+  services?: string[];
+  /** Services whose vacancies changed (approved services only). */
+  vacancies?: string[];
+  /** The countries of those services, old and new. */
+  countries?: string[];
+  /** New used counts by service id: a used mark, the only change of those rows. */
+  used?: Record<string, number>;
+  /** New search words: a text query may find a correction it did not before. */
+  words?: boolean;
+}
+
+/** What a cached page could show: which changes retire it. */
+export interface Scope {
+  /** Its country filter: it can show services of that country only. */
+  country?: string;
+  /** It has a text query (its corrections come from the search words). */
+  text: boolean;
+  /** It shows vacancies (services pages do not: their have-vacancy flag is the service's). */
+  vacancies: boolean;
+  /** The services whose used counts it shows (updated in place by a used mark). */
+  ids?: string[];
+}
+
+const retireAll = process.env.PORUCH_SEARCH_RETIRE_ALL === 'true';
+
+/** A notification's payload as a change: null for anything (no payload, or not understood). */
+export function parseChange(payload: string | undefined): Change | null {
+  if (retireAll || !payload) return null;
+  try {
+    const p = JSON.parse(payload) as {
+      s?: string[];
+      v?: string[];
+      c?: string[];
+      u?: Record<string, number>;
+      w?: boolean;
+    };
+    return { services: p.s, vacancies: p.v, countries: p.c, used: p.u, words: p.w };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a page of `scope` (undefined: unknown, anything) could show what `change` changed. */
+export function affects(change: Change, scope: Scope | undefined): boolean {
+  if (!scope) return true;
+  if (change.words && scope.text) return true;
+  const inCountry = !scope.country || !!change.countries?.includes(scope.country);
+  if (change.services?.length && inCountry) return true;
+  if (change.vacancies?.length && scope.vacancies && inCountry) return true;
+  return false;
+}
+
+/** The services of `change` whose profile (or anything of theirs) it changed. */
+export function changedServices(change: Change): string[] {
+  return [...(change.services ?? []), ...(change.vacancies ?? []), ...Object.keys(change.used ?? {})];
+}
 
 interface Stamp {
   /** False: the page may not be kept (nor a kept one used). */
   keep?: boolean;
   epoch: number;
+  /** Changes seen when it was read. */
+  seq: number;
   /** The generation read from the database, when not listening. */
   generation: string | null;
 }
@@ -59,6 +137,9 @@ interface Stamp {
 interface Entry extends Stamp {
   at: number;
   value: unknown;
+  scope?: Scope;
+  /** Sets new used counts in `value`; true if any it shows changed. */
+  usedCounts?: (value: unknown, used: Record<string, number>) => boolean;
   /** The response, once a route has serialised the page. */
   json?: JsonBody;
 }
@@ -77,6 +158,9 @@ interface Follow {
 interface State {
   entries: Map<string, Entry>;
   epoch: number;
+  /** Changes seen (notifications with a payload); the latest LOG_SIZE of them in `log`. */
+  seq: number;
+  log: { seq: number; change: Change }[];
   listening: boolean;
   /** Read replicas' states, retired with this one. */
   followers?: Set<State>;
@@ -111,7 +195,7 @@ async function stateOf(db: Db): Promise<State> {
 async function stateOfClient(client: Client): Promise<State> {
   let state = states.get(client);
   if (!state) {
-    states.set(client, (state = { entries: new Map(), epoch: 0, listening: false }));
+    states.set(client, (state = { entries: new Map(), epoch: 0, seq: 0, log: [], listening: false }));
     const primary = client instanceof pg.Pool ? primaries.get(client) : undefined;
     state.watching = primary
       ? follow(client as pg.Pool, primary, state)
@@ -145,6 +229,58 @@ function bump(state: State): void {
     state.follow.target = undefined;
   }
   for (const replica of state.followers ?? []) bump(replica);
+}
+
+/**
+ * A write's change: retires the pages it could show on, sets new used counts in the others that
+ * show them (of this database and of its replicas). A change of nothing public does nothing.
+ */
+function apply(state: State, change: Change): void {
+  if (!change.services && !change.vacancies && !change.used && !change.words) return;
+  state.log.push({ seq: ++state.seq, change });
+  if (state.log.length > LOG_SIZE) state.log.shift();
+  for (const [key, entry] of state.entries) {
+    if (affects(change, entry.scope)) state.entries.delete(key);
+    else if (change.used && entry.scope?.ids?.some((id) => id in change.used!)) {
+      if (!entry.usedCounts) state.entries.delete(key);
+      else if (entry.usedCounts(entry.value, change.used)) entry.json = undefined;
+    }
+  }
+  if (state.follow) {
+    state.follow.caughtUp = false;
+    state.follow.target = undefined;
+  }
+  for (const replica of state.followers ?? []) apply(replica, change);
+}
+
+/** A notification on SEARCH_CHANNEL. */
+function notified(state: State, payload: string | undefined): void {
+  const change = parseChange(payload);
+  if (change) apply(state, change);
+  else bump(state);
+}
+
+/**
+ * The changes seen since `seq` (when a page or profile began to be computed); null when they are
+ * no longer all remembered.
+ */
+function changesSince(state: State, seq: number): Change[] | null {
+  if (seq === state.seq) return [];
+  const first = state.log[0];
+  if (!first || first.seq > seq + 1) return null;
+  return state.log.filter((l) => l.seq > seq).map((l) => l.change);
+}
+
+/** Whether a change since `seq` concerns a page of `scope` (it may predate it). */
+function changedSince(state: State, seq: number, scope: Scope | undefined): boolean {
+  const changes = changesSince(state, seq);
+  return (
+    changes === null ||
+    changes.some(
+      (c) =>
+        affects(c, scope) || (!!c.used && (!scope || !!scope.ids?.some((id) => id in c.used!))),
+    )
+  );
 }
 
 /**
@@ -183,10 +319,11 @@ async function generation(db: Db): Promise<string> {
 
 async function stampOf(db: Db, state: State): Promise<Stamp> {
   // A replica's pages are checked through the primary's notifications only.
-  if (state.follow) return { epoch: state.epoch, generation: null, keep: listening(state) };
+  const { epoch, seq } = state;
+  if (state.follow) return { epoch, seq, generation: null, keep: listening(state) };
   return state.listening
-    ? { epoch: state.epoch, generation: null }
-    : { epoch: state.epoch, generation: await generation(db) };
+    ? { epoch, seq, generation: null }
+    : { epoch, seq, generation: await generation(db) };
 }
 
 function valid(entry: Entry | undefined, stamp: Stamp, now: number): entry is Entry {
@@ -199,8 +336,19 @@ function valid(entry: Entry | undefined, stamp: Stamp, now: number): entry is En
   );
 }
 
+/** How a page is kept: what it could show, and how a used mark updates it. */
+interface Keeping<T> {
+  scope?: (value: T) => Scope;
+  usedCounts?: (value: T, used: Record<string, number>) => boolean;
+}
+
 /** The entry of `key`, computed (and kept) unless a valid one is there. */
-async function entryOf(db: Db, key: string, compute: () => Promise<unknown>): Promise<Entry> {
+async function entryOf<T>(
+  db: Db,
+  key: string,
+  compute: () => Promise<T>,
+  keeping: Keeping<T> = {},
+): Promise<Entry> {
   const state = await stateOf(db);
   const stamp = await stampOf(db, state);
   const now = Date.now();
@@ -214,9 +362,15 @@ async function entryOf(db: Db, key: string, compute: () => Promise<unknown>): Pr
   // A replica that has not replayed the latest write: the page is computed, not kept.
   const keep = stamp.keep !== false && (await replayed(state));
   const value = await compute();
-  const entry: Entry = { ...stamp, at: now, value: structuredClone(value) };
-  // A write seen while computing: the page may predate it, so it is not kept.
-  if (keep && stamp.epoch === state.epoch) {
+  const entry: Entry = {
+    ...stamp,
+    at: now,
+    value: structuredClone(value),
+    scope: keeping.scope?.(value),
+    usedCounts: keeping.usedCounts as Entry['usedCounts'],
+  };
+  // A write seen while computing that concerns the page: it may predate it, so it is not kept.
+  if (keep && stamp.epoch === state.epoch && !changedSince(state, stamp.seq, entry.scope)) {
     state.entries.delete(key);
     state.entries.set(key, entry);
     if (state.entries.size > MAX_ENTRIES) state.entries.delete(state.entries.keys().next().value!);
@@ -229,9 +383,14 @@ async function entryOf(db: Db, key: string, compute: () => Promise<unknown>): Pr
  * vacancies or category terms (and not longer ago than MAX_AGE_MS), else computed and kept.
  * Callers get their own copy.
  */
-export async function cached<T>(db: Db, key: string, compute: () => Promise<T>): Promise<T> {
+export async function cached<T>(
+  db: Db,
+  key: string,
+  compute: () => Promise<T>,
+  keeping?: Keeping<T>,
+): Promise<T> {
   if (!cacheEnabled) return compute();
-  const entry = await entryOf(db, key, compute);
+  const entry = await entryOf(db, key, compute, keeping);
   return structuredClone(entry.value) as T;
 }
 
@@ -256,10 +415,35 @@ export async function cachedJson<T>(
   key: string,
   compute: () => Promise<T>,
   serialize: (value: T) => string,
+  keeping?: Keeping<T>,
 ): Promise<JsonBody> {
   if (!cacheEnabled) return jsonBody(serialize(await compute()));
-  const entry = await entryOf(db, key, compute);
+  const entry = await entryOf(db, key, compute, keeping);
   return (entry.json ??= jsonBody(serialize(entry.value as T)));
+}
+
+/** How a search's pages are retired and updated (see {@link Scope}). */
+export interface CachedSearchOptions<Q, T> {
+  /** What a page of `query` could show. */
+  scope: (query: Q, page: T) => Scope;
+  /** Sets new used counts in a page; true if any it shows changed (its JSON is made again). */
+  usedCounts?: (page: T, used: Record<string, number>) => boolean;
+}
+
+/** A page's items' used counts set from `used`; true if any of them changed. */
+export function setUsedCounts(
+  page: { items: { id: string; usedCount: number }[] },
+  used: Record<string, number>,
+): boolean {
+  let shown = false;
+  for (const item of page.items) {
+    const n = used[item.id];
+    if (n !== undefined && n !== item.usedCount) {
+      item.usedCount = n;
+      shown = true;
+    }
+  }
+  return shown;
 }
 
 /**
@@ -270,16 +454,23 @@ export function cachedSearch<Q, T>(
   prefix: string,
   search: (db: Db, query: Q) => Promise<T>,
   schema: { parse(value: unknown): unknown },
+  options: CachedSearchOptions<Q, T>,
 ) {
   const key = (query: Q) => `${prefix}${JSON.stringify(query)}`;
+  const keeping = (query: Q): Keeping<T> => ({
+    scope: (page) => options.scope(query, page),
+    usedCounts: options.usedCounts,
+  });
   return {
-    page: (db: Db, query: Q): Promise<T> => cached(db, key(query), () => search(db, query)),
+    page: (db: Db, query: Q): Promise<T> =>
+      cached(db, key(query), () => search(db, query), keeping(query)),
     json: (db: Db, query: Q): Promise<JsonBody> =>
       cachedJson(
         db,
         key(query),
         () => search(db, query),
         (page) => JSON.stringify(schema.parse(page)),
+        keeping(query),
       ),
   };
 }
@@ -303,23 +494,41 @@ export async function searchCacheListening(db: Db): Promise<boolean> {
 const serials = new WeakMap<State, number>();
 let nextSerial = 0;
 
+/** What another cache of these tables' reads (profiles) needs to follow the writes. */
+export interface SearchCacheView {
+  /**
+   * Changes whenever every kept value must retire: a notification without a payload (or, when
+   * not listening, the generation: then reading it costs that one query). Null when nothing may
+   * be kept now: the cache is off, or `db` is a replica whose primary is not listening or which
+   * has not replayed the latest notified write.
+   */
+  stamp: string | null;
+  /** Changes seen so far. */
+  seq: number;
+  /** The changes seen since `seq` up to now; null when they are no longer all remembered. */
+  since(seq: number): Change[] | null;
+}
+
 /**
- * For another cache of reads of services, vacancies or category terms (the site's profile
- * pages), so it is retired exactly as search pages are: a token that changes whenever a write
- * notification (or, when not listening, the generation: then this costs that one query) would
- * retire this cache's pages. Null when nothing may be kept now: the cache is off, or `db` is a
- * replica whose primary is not listening or which has not replayed the latest notified write.
- * Keep a value under the stamp read before computing it; use it only while the stamp is the same
- * and for less than MAX_AGE_MS.
+ * For another cache of reads of services or vacancies (profiles), so it is retired as search
+ * pages are: keep a value under the view read before computing it; use it only while the stamp
+ * is the same, no change since concerns it, and for less than MAX_AGE_MS.
  */
-export async function searchCacheStamp(db: Db): Promise<string | null> {
-  if (!cacheEnabled) return null;
+export async function searchCacheView(db: Db): Promise<SearchCacheView> {
   const state = await stateOf(db);
+  const view = { seq: state.seq, since: (seq: number) => changesSince(state, seq) };
+  if (!cacheEnabled) return { stamp: null, ...view };
   const stamp = await stampOf(db, state);
-  if (stamp.keep === false || !(await replayed(state))) return null;
+  if (stamp.keep === false || !(await replayed(state))) return { stamp: null, ...view };
   let serial = serials.get(state);
   if (serial === undefined) serials.set(state, (serial = nextSerial++));
-  return `${serial}:${stamp.epoch}:${stamp.generation ?? ''}`;
+  return { stamp: `${serial}:${stamp.epoch}:${stamp.generation ?? ''}`, ...view };
+}
+
+/** A token that changes with every notification that changes anything (tests wait on it). */
+export async function searchCacheStamp(db: Db): Promise<string | null> {
+  const view = await searchCacheView(db);
+  return view.stamp && `${view.stamp}:${view.seq}`;
 }
 
 /** Stops listening for `db`'s client (its pages are dropped); the next search listens again. */
@@ -337,7 +546,7 @@ export async function stopSearchCache(db: Db): Promise<void> {
 /** PGlite: its one connection listens. */
 async function watchPglite(client: PGlite, state: State): Promise<void> {
   try {
-    const unlisten = await client.listen(SEARCH_CHANNEL, () => bump(state));
+    const unlisten = await client.listen(SEARCH_CHANNEL, (payload) => notified(state, payload));
     state.stop = () => unlisten().catch(() => {});
     state.listening = true;
   } catch {
@@ -357,7 +566,7 @@ export async function listenForSearch(pool: pg.Pool, client: pg.ClientBase): Pro
   listeningClients.add(client);
   client.on('notification', (msg: pg.Notification) => {
     const state = states.get(pool);
-    if (msg.channel === SEARCH_CHANNEL && state) bump(state);
+    if (msg.channel === SEARCH_CHANNEL && state) notified(state, msg.payload);
   });
   // A primary that cannot LISTEN (a standby by mistake) still serves: the generation is read.
   await client.query(`LISTEN ${SEARCH_CHANNEL}`).catch(() => {});
@@ -371,7 +580,7 @@ export async function listenForSearch(pool: pg.Pool, client: pg.ClientBase): Pro
  */
 async function watchPool(pool: pg.Pool, state: State): Promise<void> {
   const onNotification = (msg: pg.Notification) => {
-    if (msg.channel === SEARCH_CHANNEL) bump(state);
+    if (msg.channel === SEARCH_CHANNEL) notified(state, msg.payload);
   };
   const onAcquire = (client: pg.PoolClient) => {
     if (listeningClients.has(client)) return;

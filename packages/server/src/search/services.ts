@@ -7,7 +7,7 @@ import {
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/types.js';
 import { services } from '../db/schema.js';
-import { cachedSearch } from './cache.js';
+import { cachedSearch, setUsedCounts } from './cache.js';
 import { distanceFrom, insideBox, withinRadius } from './geo.js';
 import {
   categoryCondition,
@@ -25,7 +25,15 @@ import { publiclyVisible } from './visibility.js';
 /** The search document: maintained by triggers (migration 0002_search.sql), not in schema.ts. */
 const serviceDoc = sql`${services}.search_doc`;
 
-const cachedServices = cachedSearch('s', searchServicesUncached, servicePageSchema);
+const cachedServices = cachedSearch('s', searchServicesUncached, servicePageSchema, {
+  scope: (query, page) => ({
+    country: query.country,
+    text: !!query.q,
+    vacancies: false,
+    ids: page.items.map((i) => i.id),
+  }),
+  usedCounts: setUsedCounts,
+});
 
 /**
  * Public search over approved services.
@@ -55,8 +63,8 @@ export type ServiceMatchQuery = Pick<ServiceSearchQuery, 'q' | 'country' | 'cate
 /**
  * A service search's conditions: `filtered` (the filters) and `where` (the filters and the text
  * match, what the search's total counts), and the text query (null when `q` has no word to match).
- * `countMatches`: over all approved services, the document counts of the query's word bound its
- * matches (`tq.atLeast`).
+ * `countMatches`: over all approved services, the document counts of the query's words bound its
+ * matches (`tq.atLeast`, `tq.shareAtMost`).
  */
 export async function serviceMatch(
   db: Db,
@@ -119,7 +127,8 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
       rank,
       demoted: overdue,
       distance: distanceCol,
-      // Over all approved services (the only case with tq.atLeast): through the GIN index.
+      // Over all approved services (the only case with tq.atLeast and tq.shareAtMost): through
+      // the GIN index.
       firstMatches: (n) => sql`SELECT m.id, m.doc, m.created_at,
           ${near ? distanceFrom(near, { lat: sql`m.lat`, lng: sql`m.lng` }) : sql`NULL::float8`}
             AS distance_km

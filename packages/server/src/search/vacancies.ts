@@ -16,7 +16,9 @@ import { vacancyPubliclyVisible } from './visibility.js';
 /** The search document: maintained by triggers (migration 0002_search.sql), not in schema.ts. */
 const vacancyDoc = sql`${vacancies}.search_doc`;
 
-const cachedVacancies = cachedSearch('v', searchVacanciesUncached, vacancyPageSchema);
+const cachedVacancies = cachedSearch('v', searchVacanciesUncached, vacancyPageSchema, {
+  scope: (query) => ({ country: query.country, text: !!query.q, vacancies: true }),
+});
 
 /**
  * Public vacancy search over approved services. `q` is full-text (same machinery as services)

@@ -27,9 +27,9 @@ const PROFILES_KEPT = 2000;
 export async function serviceRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['services'];
-  // Profiles as response bytes, kept until the next write to services or vacancies (as search
-  // pages are: see ProfilePageCache). Only found profiles are kept.
-  const profiles = new ProfilePageCache<JsonBody>(PROFILES_KEPT);
+  // Profiles as response bytes, keyed by id, kept until a write changes that service or its
+  // vacancies (see ProfilePageCache). Only found profiles are kept.
+  const profiles = new ProfilePageCache<JsonBody>(PROFILES_KEPT, (id) => id);
 
   app.get(
     '/services',
