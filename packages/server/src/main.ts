@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
-import { migrationStatus, openDatabase } from './db/index.js';
+import { migrationStatus, openDatabase, type Db } from './db/index.js';
 import { DataDirBusyError } from './db/lock.js';
 import { DamagedDatabaseError, openEmbeddedOrRefuse } from './db/recovery.js';
 import { EnvError, loadEnv } from './env.js';
@@ -13,8 +13,9 @@ async function main() {
   const env = loadEnv();
   // The embedded database is this process's alone: openDatabase locks DATA_DIR (db/lock.ts), and
   // every other command that opens it refuses while the server runs.
-  const open = () =>
+  const open = (beforeMigrate?: (db: Db) => Promise<void>) =>
     openDatabase({
+      beforeMigrate,
       url: env.DATABASE_URL,
       readUrl: env.DATABASE_READ_URL,
       poolSize: env.DATABASE_POOL_SIZE,

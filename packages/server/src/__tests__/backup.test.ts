@@ -223,7 +223,7 @@ describe(`backup and restore (${onPostgres ? 'PostgreSQL' : 'PGlite on disk'})`,
     }
   }, 180_000);
 
-  it('refuses a database with data without --force, and while a server uses it', async () => {
+  it('refuses a database with data without --force, and a restore while a server uses it', async () => {
     const again = await cli('restore', [file], target);
     expect(again.code).toBe(1);
     expect(again.out).toContain('--force');
@@ -240,11 +240,8 @@ describe(`backup and restore (${onPostgres ? 'PostgreSQL' : 'PGlite on disk'})`,
       expect(busy.out).toMatch(
         onPostgres ? /other connection\(s\) use this database/ : /in use by a server/,
       );
-      if (!onPostgres) {
-        const backupBusy = await cli('backup', ['--out', `${file}.2`], target);
-        expect(backupBusy.code).toBe(1);
-        expect(backupBusy.out).toContain('stop the server first');
-      }
+      // (`pnpm backup` on PGlite while the server runs asks the server for a snapshot:
+      // snapshots.test.ts.)
       // The server was not disturbed.
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     } finally {

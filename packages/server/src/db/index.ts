@@ -58,6 +58,11 @@ export interface DatabaseOptions {
   migrate?: boolean;
   /** Errors of idle pooled connections (a restarted server); without it they are printed. */
   onPoolError?: (err: Error, pool: 'primary' | 'read') => void;
+  /**
+   * Embedded only: run once the folder is open, before the migrations; a rejection closes the
+   * database and is thrown (the server's check that the folder is whole, db/recovery.ts).
+   */
+  beforeMigrate?: (db: Db) => Promise<void>;
   /** Embedded only: start from this dump (`PGlite.dumpDataDir`), e.g. a benchmark's seeded data. */
   loadDataDir?: Blob;
   /**
@@ -132,13 +137,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     throw error instanceof DataDirBusyError ? error : new EmbeddedOpenError(options.dataDir, error);
   });
   const db = drizzlePglite(embedded.client, { schema });
-  if (options.migrate !== false) {
-    try {
-      await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
-    } catch (error) {
-      await embedded.close();
-      throw error;
-    }
+  try {
+    await options.beforeMigrate?.(db as unknown as Db);
+    if (options.migrate !== false) await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
+  } catch (error) {
+    await embedded.close();
+    throw error;
   }
   return {
     db: db as unknown as Db,

@@ -15,6 +15,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Database } from './index.js';
+import type { Db } from './types.js';
 import { goodSnapshots, snapshotDir } from './snapshots.js';
 
 /** The embedded database cannot be used as it is: main prints the message and exits 1. */
@@ -76,12 +77,35 @@ export async function recoveryMessage(dataDir: string, problem: string): Promise
   return lines.join('\n');
 }
 
+/** The data files (`base/…`, `global/…`) in the folder, as paths relative to it. */
+export async function dataFiles(dbDir: string): Promise<Set<string>> {
+  const found = new Set<string>();
+  const walk = async (rel: string) => {
+    let entries;
+    try {
+      entries = await fs.readdir(path.join(dbDir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const child = `${rel}/${e.name}`;
+      if (e.isDirectory()) await walk(child);
+      else found.add(child);
+    }
+  };
+  await walk('base');
+  await walk('global');
+  return found;
+}
+
 /**
- * Every table, index and sequence whose file is missing from the folder (a removed or never
- * written data file): empty when the folder is whole.
+ * Every table, index and sequence whose file was not in the folder before PGlite opened it
+ * (`before`, from dataFiles): empty when the folder was whole. The files present before the
+ * open count, because replaying the WAL at the open recreates a missing file with only the
+ * pages the WAL holds, and the rest of the table would be silently gone.
  */
-export async function missingRelationFiles(database: Database, dbDir: string): Promise<string[]> {
-  const result = (await database.db.execute(sql`
+export async function missingRelationFiles(db: Db, before: Set<string>): Promise<string[]> {
+  const result = (await db.execute(sql`
     SELECT c.relname AS name, pg_relation_filepath(c.oid) AS file
     FROM pg_class c
     WHERE c.relkind IN ('r', 'i', 'S', 't', 'm') AND c.relpersistence = 'p'
@@ -90,22 +114,19 @@ export async function missingRelationFiles(database: Database, dbDir: string): P
   };
   const missing: string[] = [];
   for (const { name, file } of result.rows) {
-    try {
-      await fs.access(path.join(dbDir, file));
-    } catch {
-      missing.push(`${name} (${file})`);
-    }
+    if (!before.has(file)) missing.push(`${name} (${file})`);
   }
   return missing;
 }
 
 /**
- * Opens the server's embedded database with `open`, or throws DamagedDatabaseError (see the top
- * of this file). Other errors (the folder's lock, a failed migration) pass through.
+ * Opens the server's embedded database with `open` (which runs `beforeMigrate` once the folder is
+ * open, before any migration), or throws DamagedDatabaseError (see the top of this file). Other
+ * errors (the folder's lock, a failed migration) pass through.
  */
 export async function openEmbeddedOrRefuse(
   dataDir: string,
-  open: () => Promise<Database>,
+  open: (beforeMigrate?: (db: Db) => Promise<void>) => Promise<Database>,
 ): Promise<Database> {
   const dbDir = path.join(dataDir, 'db');
   if (!(await isNonEmptyDir(dbDir))) {
@@ -120,32 +141,31 @@ export async function openEmbeddedOrRefuse(
     }
     return open();
   }
-  let database: Database;
+  const before = await dataFiles(dbDir);
+  let missing: string[] = [];
+  const check = async (db: Db) => {
+    missing = await missingRelationFiles(db, before).catch((error: unknown) => [
+      `(the check failed: ${(error as Error).message})`,
+    ]);
+    if (missing.length > 0) throw new DamagedDatabaseError('missing files');
+  };
   try {
-    database = await open();
+    return await open(check);
   } catch (error) {
-    if (!(error instanceof EmbeddedOpenError)) throw error;
+    const reason =
+      error instanceof EmbeddedOpenError
+        ? `will not open (${(error.cause as Error)?.message ?? error.message})`
+        : error instanceof DamagedDatabaseError
+          ? `is damaged: the files of ${missing.length} tables or indexes are missing ` +
+            `(${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''})`
+          : null;
+    if (!reason) throw error;
     throw new DamagedDatabaseError(
       await recoveryMessage(
         dataDir,
-        `The embedded database ${dbDir} will not open (${(error.cause as Error)?.message ?? error.message}). ` +
-          'A power loss or an operating-system crash can leave it so.',
+        `The embedded database ${dbDir} ${reason}. A power loss or an operating-system crash ` +
+          'can leave it so.',
       ),
     );
   }
-  const missing = await missingRelationFiles(database, dbDir).catch((error: unknown) => [
-    `(the check failed: ${(error as Error).message})`,
-  ]);
-  if (missing.length > 0) {
-    await database.close();
-    throw new DamagedDatabaseError(
-      await recoveryMessage(
-        dataDir,
-        `The embedded database ${dbDir} is damaged: the files of ${missing.length} tables or ` +
-          `indexes are missing (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}). ` +
-          'A power loss or an operating-system crash can leave it so.',
-      ),
-    );
-  }
-  return database;
 }

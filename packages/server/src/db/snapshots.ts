@@ -164,7 +164,12 @@ async function writeSynced(file: string, chunks: AsyncIterable<Buffer>) {
   const tmp = `${file}.partial`;
   await createPrivateFile(tmp);
   try {
-    await pipeline(Readable.from(chunks), createGzip(), createWriteStream(tmp, { flags: 'r+' }));
+    // Level 1: several times faster than the default, and the WAL's empty pages shrink anyway.
+    await pipeline(
+      Readable.from(chunks),
+      createGzip({ level: 1 }),
+      createWriteStream(tmp, { flags: 'r+' }),
+    );
     const handle = await fs.open(tmp, 'r');
     try {
       await handle.sync();
@@ -228,19 +233,28 @@ export async function dumpOnline(
         },
         signal,
       );
-      // The WAL from the start's checkpoint up to now: the stop waits for nothing (no archive).
+      // The WAL from the start's checkpoint to the stop (which waits for nothing: no archive):
+      // the segments from the label's first to the one holding the stop's position. Older ones
+      // and the recycled ones ahead are not needed.
       const { rows } = await timed(() =>
-        client.query<{ labelfile: string }>('SELECT labelfile FROM pg_backup_stop(false)'),
+        client.query<{ labelfile: string; last: string }>(
+          'SELECT labelfile, pg_walfile_name(lsn) AS last FROM pg_backup_stop(false)',
+        ),
       );
       stopped = true;
       label = rows[0]!.labelfile;
+      const first = /\(file ([0-9A-F]{24})\)/.exec(label)?.[1] ?? '';
+      const last = rows[0]!.last;
       yield* tarTree(
         dbDir,
         '',
         (rel, dir) => {
           if (rel === 'pg_wal') return 'all';
-          if (rel.startsWith('pg_wal/archive_status/')) return 'skip';
-          return rel.startsWith('pg_wal/') ? (dir ? 'dir-only' : 'all') : 'skip';
+          if (!rel.startsWith('pg_wal/') || rel.startsWith('pg_wal/archive_status/')) return 'skip';
+          if (dir) return 'dir-only';
+          const name = rel.slice('pg_wal/'.length);
+          if (!/^[0-9A-F]{24}$/.test(name)) return 'all';
+          return name >= first && name <= last ? 'all' : 'skip';
         },
         signal,
       );

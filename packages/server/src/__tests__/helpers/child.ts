@@ -27,34 +27,39 @@ export interface ChildServer {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
+/** How a server command starts: from source through tsx, or the build (`dist/<name>.js`). */
+function commandArgs(source: string, dist: string, built: boolean) {
+  return built
+    ? [path.join(REPO_ROOT, 'packages/server/dist', dist)]
+    : ['--import', 'tsx', path.join(REPO_ROOT, 'packages/server/src', source)];
+}
+
 /**
- * The server from source (`src/main.ts` through tsx) as a child process, as in production but
- * killable. Resolves once /healthz answers.
+ * The server from source (`src/main.ts` through tsx), or with `built` the build
+ * (`dist/main.js`, as production runs it), as a child process, killable. Resolves once /healthz
+ * answers.
  */
 export async function startChildServer(
   env: Record<string, string>,
   timeoutMs = 60_000,
+  { built = false }: { built?: boolean } = {},
 ): Promise<ChildServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(REPO_ROOT, 'packages/server/src/main.ts')],
-    {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        SEED_DEMO: 'false',
-        LOG_LEVEL: 'warn',
-        TILE_URL: 'none',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child: ChildProcess = spawn(process.execPath, commandArgs('main.ts', 'main.js', built), {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      TILE_URL: 'none',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   // Kept for the test, and on the test's console, shown for a failing test only.
   const collect = (c: Buffer) => {
@@ -97,21 +102,23 @@ export async function startChildServer(
 }
 
 /**
- * A command of the server package (`src/cli/<name>.ts` through tsx), run as the operator runs it
- * (`pnpm admin:create` …): its exit code and its output (stdout and stderr together). `env` is
- * laid over the test's environment; a key set to undefined is removed (no DATABASE_URL: PGlite).
+ * A command of the server package (`src/cli/<name>.ts` through tsx, or with `built` its build
+ * `dist/<name>.js`), run as the operator runs it (`pnpm admin:create` …): its exit code and its
+ * output (stdout and stderr together). `env` is laid over the test's environment; a key set to
+ * undefined is removed (no DATABASE_URL: PGlite).
  */
 export function runCli(
   name: 'admin-create' | 'backup' | 'restore' | 'seed-synthetic',
   args: string[],
   env: Record<string, string | undefined>,
+  { built = false }: { built?: boolean } = {},
 ): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     const merged: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', ...env };
     for (const [key, value] of Object.entries(env)) if (value === undefined) delete merged[key];
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(REPO_ROOT, `packages/server/src/cli/${name}.ts`), ...args],
+      [...commandArgs(`cli/${name}.ts`, `${name}.js`, built), ...args],
       { cwd: REPO_ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
