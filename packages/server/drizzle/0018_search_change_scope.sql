@@ -24,8 +24,16 @@ BEGIN
   PERFORM pg_notify('poruch_search', text_payload);
 END $$;
 --> statement-breakpoint
-CREATE OR REPLACE FUNCTION poruch_notify_services_change() RETURNS trigger LANGUAGE plpgsql AS $$
+-- One function for both tables, reading the rows as JSON: services carry `id`, `country_code` and
+-- `status`; vacancies their service's `service_id`, `service_country` and `service_status`.
+CREATE OR REPLACE FUNCTION poruch_notify_search_change() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
+  is_services boolean := TG_TABLE_NAME = 'services';
+  -- The payload's key of the changed rows: services, or the services of vacancies.
+  key text := CASE WHEN is_services THEN 's' ELSE 'v' END;
+  id_of text := CASE WHEN is_services THEN 'id' ELSE 'service_id' END;
+  country_of text := CASE WHEN is_services THEN 'country_code' ELSE 'service_country' END;
+  status_of text := CASE WHEN is_services THEN 'status' ELSE 'service_status' END;
   large boolean;
   changed jsonb;
   used jsonb;
@@ -45,71 +53,36 @@ BEGIN
     RETURN NULL;
   END IF;
   IF TG_OP = 'INSERT' THEN
-    SELECT jsonb_build_object('s', jsonb_agg(DISTINCT id), 'c', jsonb_agg(DISTINCT country_code))
-      INTO changed FROM new_rows WHERE status = 'approved';
+    SELECT jsonb_build_object(key, jsonb_agg(DISTINCT r->>id_of), 'c', jsonb_agg(DISTINCT r->>country_of))
+      INTO changed FROM (SELECT to_jsonb(n) AS r FROM new_rows n) x
+     WHERE r->>status_of = 'approved';
   ELSIF TG_OP = 'DELETE' THEN
-    SELECT jsonb_build_object('s', jsonb_agg(DISTINCT id), 'c', jsonb_agg(DISTINCT country_code))
-      INTO changed FROM old_rows WHERE status = 'approved';
+    SELECT jsonb_build_object(key, jsonb_agg(DISTINCT r->>id_of), 'c', jsonb_agg(DISTINCT r->>country_of))
+      INTO changed FROM (SELECT to_jsonb(o) AS r FROM old_rows o) x
+     WHERE r->>status_of = 'approved';
   ELSE
-    -- Rows whose only change is the used count (a used mark): their new counts.
-    SELECT jsonb_object_agg(n.id, n.used_count) INTO used
-      FROM new_rows n JOIN old_rows o ON o.id = n.id
-     WHERE n.status = 'approved' AND n.used_count <> o.used_count
-       AND to_jsonb(n) - 'used_count' = to_jsonb(o) - 'used_count';
+    -- Services whose only change is the used count (a used mark): their new counts. (Vacancies
+    -- have no used count: never any.)
+    SELECT jsonb_object_agg(n.r->>'id', (n.r->>'used_count')::int) INTO used
+      FROM (SELECT to_jsonb(n) AS r FROM new_rows n) n
+      JOIN (SELECT to_jsonb(o) AS r FROM old_rows o) o ON o.r->'id' = n.r->'id'
+     WHERE n.r->>status_of = 'approved'
+       AND n.r->'used_count' IS DISTINCT FROM o.r->'used_count'
+       AND n.r - 'used_count' = o.r - 'used_count';
     -- Rows of approved services (before or after) that changed in anything else.
-    SELECT jsonb_build_object('s', jsonb_agg(DISTINCT x.id), 'c', jsonb_agg(DISTINCT x.c))
+    SELECT jsonb_build_object(key, jsonb_agg(DISTINCT x.r->>id_of), 'c', jsonb_agg(DISTINCT x.r->>country_of))
       INTO changed
-      FROM new_rows n JOIN old_rows o ON o.id = n.id,
-           LATERAL (VALUES (n.id, n.country_code), (o.id, o.country_code)) AS x(id, c)
-     WHERE (n.status = 'approved' OR o.status = 'approved')
-       AND to_jsonb(n) - 'used_count' <> to_jsonb(o) - 'used_count';
+      FROM (SELECT to_jsonb(n) AS r FROM new_rows n) n
+      JOIN (SELECT to_jsonb(o) AS r FROM old_rows o) o ON o.r->'id' = n.r->'id',
+           LATERAL (VALUES (n.r), (o.r)) AS x(r)
+     WHERE (n.r->>status_of = 'approved' OR o.r->>status_of = 'approved')
+       AND n.r - 'used_count' <> o.r - 'used_count';
   END IF;
-  IF changed->'s' = 'null'::jsonb THEN
+  IF changed->key = 'null'::jsonb THEN
     changed := '{}'::jsonb;
   END IF;
   IF used IS NOT NULL THEN
     changed := changed || jsonb_build_object('u', used);
-  END IF;
-  PERFORM poruch_notify_search(changed);
-  RETURN NULL;
-END $$;
---> statement-breakpoint
-CREATE OR REPLACE FUNCTION poruch_notify_vacancies_change() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  large boolean;
-  changed jsonb;
-BEGIN
-  PERFORM nextval('poruch_search_generation');
-  -- A bulk load or a large statement: everything. (Each count in its own branch: a transition
-  -- table the event has not is not there, and PL/pgSQL plans an expression only when it runs.)
-  IF poruch_search_bulk() THEN
-    large := true;
-  ELSIF TG_OP = 'DELETE' THEN
-    large := (SELECT count(*) FROM old_rows) > 100;
-  ELSE
-    large := (SELECT count(*) FROM new_rows) > 100;
-  END IF;
-  IF large THEN
-    PERFORM poruch_notify_search(NULL);
-    RETURN NULL;
-  END IF;
-  IF TG_OP = 'INSERT' THEN
-    SELECT jsonb_build_object('v', jsonb_agg(DISTINCT service_id), 'c', jsonb_agg(DISTINCT service_country))
-      INTO changed FROM new_rows WHERE service_status = 'approved';
-  ELSIF TG_OP = 'DELETE' THEN
-    SELECT jsonb_build_object('v', jsonb_agg(DISTINCT service_id), 'c', jsonb_agg(DISTINCT service_country))
-      INTO changed FROM old_rows WHERE service_status = 'approved';
-  ELSE
-    SELECT jsonb_build_object('v', jsonb_agg(DISTINCT x.id), 'c', jsonb_agg(DISTINCT x.c))
-      INTO changed
-      FROM new_rows n JOIN old_rows o ON o.id = n.id,
-           LATERAL (VALUES (n.service_id, n.service_country), (o.service_id, o.service_country))
-             AS x(id, c)
-     WHERE (n.service_status = 'approved' OR o.service_status = 'approved')
-       AND to_jsonb(n) <> to_jsonb(o);
-  END IF;
-  IF changed->'v' = 'null'::jsonb THEN
-    changed := '{}'::jsonb;
   END IF;
   PERFORM poruch_notify_search(changed);
   RETURN NULL;
@@ -131,30 +104,30 @@ DROP TRIGGER vacancies_search_generation ON vacancies;
 --> statement-breakpoint
 CREATE TRIGGER services_search_change_insert AFTER INSERT ON services
   REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION poruch_notify_services_change();
+  FOR EACH STATEMENT EXECUTE FUNCTION poruch_notify_search_change();
 --> statement-breakpoint
 CREATE TRIGGER services_search_change_update AFTER UPDATE ON services
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION poruch_notify_services_change();
+  FOR EACH STATEMENT EXECUTE FUNCTION poruch_notify_search_change();
 --> statement-breakpoint
 CREATE TRIGGER services_search_change_delete AFTER DELETE ON services
   REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION poruch_notify_services_change();
+  FOR EACH STATEMENT EXECUTE FUNCTION poruch_notify_search_change();
 --> statement-breakpoint
 CREATE TRIGGER services_search_change_truncate AFTER TRUNCATE ON services
   FOR EACH STATEMENT EXECUTE FUNCTION poruch_bump_search_generation();
 --> statement-breakpoint
 CREATE TRIGGER vacancies_search_change_insert AFTER INSERT ON vacancies
   REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION poruch_notify_vacancies_change();
+  FOR EACH STATEMENT EXECUTE FUNCTION poruch_notify_search_change();
 --> statement-breakpoint
 CREATE TRIGGER vacancies_search_change_update AFTER UPDATE ON vacancies
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION poruch_notify_vacancies_change();
+  FOR EACH STATEMENT EXECUTE FUNCTION poruch_notify_search_change();
 --> statement-breakpoint
 CREATE TRIGGER vacancies_search_change_delete AFTER DELETE ON vacancies
   REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION poruch_notify_vacancies_change();
+  FOR EACH STATEMENT EXECUTE FUNCTION poruch_notify_search_change();
 --> statement-breakpoint
 CREATE TRIGGER vacancies_search_change_truncate AFTER TRUNCATE ON vacancies
   FOR EACH STATEMENT EXECUTE FUNCTION poruch_bump_search_generation();

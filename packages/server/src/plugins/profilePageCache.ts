@@ -1,10 +1,5 @@
 import type { Db } from '../db/index.js';
-import {
-  changedServices,
-  MAX_AGE_MS,
-  searchCacheView,
-  type Change,
-} from '../search/cache.js';
+import { changedServices, MAX_AGE_MS, searchCacheView, type Change } from '../search/cache.js';
 
 /** Pages kept: the most viewed profiles; each is a few kilobytes (plus its compressed forms). */
 const MAX_ENTRIES = 300;

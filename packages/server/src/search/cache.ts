@@ -121,7 +121,11 @@ export function affects(change: Change, scope: Scope | undefined): boolean {
 
 /** The services of `change` whose profile (or anything of theirs) it changed. */
 export function changedServices(change: Change): string[] {
-  return [...(change.services ?? []), ...(change.vacancies ?? []), ...Object.keys(change.used ?? {})];
+  return [
+    ...(change.services ?? []),
+    ...(change.vacancies ?? []),
+    ...Object.keys(change.used ?? {}),
+  ];
 }
 
 interface Stamp {
@@ -195,7 +199,10 @@ async function stateOf(db: Db): Promise<State> {
 async function stateOfClient(client: Client): Promise<State> {
   let state = states.get(client);
   if (!state) {
-    states.set(client, (state = { entries: new Map(), epoch: 0, seq: 0, log: [], listening: false }));
+    states.set(
+      client,
+      (state = { entries: new Map(), epoch: 0, seq: 0, log: [], listening: false }),
+    );
     const primary = client instanceof pg.Pool ? primaries.get(client) : undefined;
     state.watching = primary
       ? follow(client as pg.Pool, primary, state)
