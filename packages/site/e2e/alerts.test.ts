@@ -196,15 +196,111 @@ describe('alerts', () => {
     await page.close();
   });
 
+  it('subscribes within a radius of a place from the dialog; the manage page shows it; push only in the installed app', async () => {
+    for (const [t, lang] of [
+      [ua, 'ua'],
+      [en, 'en_GB'],
+    ] as const) {
+      const page = await newPage(browser, 1280);
+      // The installed app: display-mode standalone (the checkbox for this device's pushes).
+      await page.addInitScript(() => {
+        const real = window.matchMedia.bind(window);
+        window.matchMedia = (q: string) =>
+          q.includes('display-mode: standalone')
+            ? ({ ...real(q), matches: true, media: q } as MediaQueryList)
+            : real(q);
+      });
+      await page.goto(
+        `${server.baseUrl}/?lang=${lang}&q=${encodeURIComponent('юрист')}&country=PL`,
+      );
+      await page.getByRole('button', { name: t('alerts.notify_button') }).click();
+      const dialog = page.getByTestId('alert-dialog');
+      await dialog.waitFor();
+      await dialog.getByRole('checkbox', { name: t('alerts.push_device') }).waitFor();
+      const place = dialog.getByRole('combobox', { name: t('alerts.place') });
+      const email = `near-${lang.toLowerCase()}@alerts.test`;
+      await dialog.getByLabel(t('field.email')).fill(email);
+      // Typed, not taken from the list: refused with a message in the visitor's language.
+      await place.fill('Десь біля річки');
+      await dialog.getByRole('button', { name: t('alerts.submit') }).click();
+      await dialog.getByText(t('validation.alert_place')).waitFor();
+      await screenshot(page, `alerts-dialog-place-error-${lang}`);
+      await place.fill('Krak');
+      const option = dialog.getByRole('option', { name: /Kraków/ }).first();
+      await option.waitFor({ timeout: 15_000 });
+      await screenshot(page, `alerts-dialog-place-${lang}`);
+      const label = (await option.innerText()).trim();
+      await option.click();
+      expect(await place.inputValue()).toBe(label);
+      expect(await dialog.getByLabel(t('alerts.radius_label')).inputValue()).toBe('25');
+      await screenshot(page, `alerts-dialog-near-${lang}`);
+      await dialog.getByRole('button', { name: t('alerts.submit') }).click();
+      await dialog.getByText(t('alerts.sent_title')).waitFor();
+      const mail = await mailTo(email);
+      await page.goto(linkIn(mail.text, '/alerts/confirm?token='));
+      await page.getByText(t('alerts.confirmed_title')).waitFor();
+      await page.goto(linkIn(mail.text, '/alerts/manage?token='));
+      await page
+        .getByTestId('alert')
+        .getByText(t('alerts.filter_near', { radius: 25, place: label }))
+        .waitFor();
+      await screenshot(page, `alerts-manage-near-${lang}`);
+
+      // A device sent with an alert (as the app sends it) is listed once confirmed, and turned off.
+      const deviceEmail = `device-${lang.toLowerCase()}@alerts.test`;
+      const status = await page.evaluate(
+        async ([to, locale]) =>
+          (
+            await fetch('/api/v1/alerts', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({
+                email: to,
+                locale,
+                kind: 'services',
+                filters: { category: 'all' },
+                push: {
+                  endpoint: 'https://push.example.com/send/e2e-device',
+                  keys: { p256dh: 'BNc3', auth: 'k9' },
+                },
+              }),
+            })
+          ).status,
+        [deviceEmail, lang] as const,
+      );
+      expect(status).toBe(202);
+      const deviceMail = await mailTo(deviceEmail);
+      await page.goto(linkIn(deviceMail.text, '/alerts/confirm?token='));
+      await page.getByText(t('alerts.confirmed_title')).waitFor();
+      await page.goto(linkIn(deviceMail.text, '/alerts/manage?token='));
+      const card = page.getByTestId('alert');
+      await card.getByText(t('alerts.push_devices', { count: 1 })).waitFor();
+      await screenshot(page, `alerts-manage-devices-${lang}`);
+      await card.getByRole('button', { name: t('alerts.push_off') }).click();
+      await page.getByText(t('alerts.push_turned_off')).first().waitFor();
+      await card.getByText(t('alerts.push_devices', { count: 1 })).waitFor({ state: 'detached' });
+      await page.close();
+    }
+  });
+
   it('subscribes from <poruch-search alerts> on another origin without any cookie', async () => {
     const env = { browser, server } as unknown as WidgetEnv;
     const { context, page, tracked } = await trackedContext(env);
+    // Even in an installed app's window, a widget offers no push: it is not the app.
+    await page.addInitScript(() => {
+      const real = window.matchMedia.bind(window);
+      window.matchMedia = (q: string) =>
+        q.includes('display-mode: standalone')
+          ? ({ ...real(q), matches: true, media: q } as MediaQueryList)
+          : real(q);
+    });
     await page.goto(`${host.origin}/alerts.html`);
     const widget = page.locator('poruch-search');
     await widget.getByRole('button', { name: ua('alerts.notify_button') }).click();
     const dialog = widget.getByTestId('alert-dialog');
     await dialog.waitFor();
     expect(await dialog.getByTestId('alert-filters').innerText()).toContain('юрист');
+    expect(await dialog.getByRole('checkbox', { name: ua('alerts.push_device') }).count()).toBe(0);
     await dialog.getByLabel(ua('field.email')).fill('widget@alerts.test');
     await screenshot(page, 'alerts-widget-dialog');
     await dialog.getByRole('button', { name: ua('alerts.submit') }).click();

@@ -227,8 +227,8 @@ export function AlertDialog({ api, t, locale, search, push, onClose }: AlertDial
                     suggest={(text, signal) =>
                       fetchAddressSuggestions(api, text, search.filters.country ?? '', signal)
                     }
-                    listLabel={t('registration.address_suggestions')}
-                    shownMessage={t('registration.address_suggestions_shown')}
+                    listLabel={t('alerts.place_suggestions')}
+                    shownMessage={t('alerts.place_suggestions_shown')}
                     maxLength={ALERT_LIMITS.placeLabelMax}
                   />
                 </Field>

@@ -31,7 +31,10 @@ export const ALERT_DIALOG_CSS = /* css */ `
 .alert-dialog .combobox__list[hidden] { display: none !important; }
 .alert-dialog .combobox__option { display: flex !important; align-items: center; min-height: 44px; padding: 6px 12px; cursor: pointer; overflow-wrap: anywhere; }
 .alert-dialog .combobox__option--active { background: rgb(127 127 127 / 15%); }
-.alert-dialog .field--check { display: flex !important; flex-direction: row; flex-wrap: wrap; align-items: center; gap: 8px; }
+.alert-dialog .field__hint { margin: 0; font-size: 14px; color: #4b5563; }
+.alert-dialog .field__error { margin: 0; font-size: 14px; font-weight: 600; color: #b42318; }
+.alert-dialog .field--check { display: flex !important; flex-direction: row; flex-wrap: nowrap; align-items: center; gap: 8px; }
+.alert-dialog .field--check label { flex: 1 1 auto; min-width: 0; font-weight: 400; }
 .alert-dialog .field--check input { width: 18px; height: 18px; min-height: 0; margin: 0; flex: none; }
 .poruch-root .alert-dialog { background: ${themeVar('--poruch-color-surface')}; font-size: 16px; line-height: 1.5; }
 .poruch-root .alert-dialog__intro { color: ${themeVar('--poruch-color-muted')}; font-size: 14.72px; }
