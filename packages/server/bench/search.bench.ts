@@ -10,13 +10,16 @@
  * Per database: seeding time (seedSynthetic, so the search triggers run on every row), then
  * p50/p95 of searchServices over a mixed query set drawn from the generated rows (exact words,
  * prefixes, typos of 1 and 2 edits, KMU-transliterated words, two-word queries, queries with
- * filters, filters alone, near/radius, frequent words) and of searchVacancies, in-process with
- * the result cache off; then, over HTTP on one server (see `throughput`): the profile fetch
+ * filters, filters alone, near/radius, frequent words), of search as you type (never-seen
+ * prefixes of 2 to 6 letters of other services' name words, half Cyrillic, half Latin; each also
+ * with the matches not bounded by the words' document counts, as before migration 0015, in turn)
+ * and of searchVacancies, in-process with the result cache off; then, over HTTP on one server
+ * (see `throughput`): the profile fetch
  * (`GET /api/v1/services/:id` of random approved services: p50/p95 one at a time, each a first
  * view read from the database, then requests/s with the profiles read every time and with them
  * kept in memory), and requests/s at 50 connections with autocannon: repeated popular queries (cache
- * warm), a mix of repeats and never-seen queries, never-seen queries only (cache off), and
- * /healthz (the ceiling).
+ * warm), a mix of repeats and never-seen queries, never-seen queries only (cache off), the
+ * never-seen prefixes before and after (cache off), and /healthz (the ceiling).
  * `--quick`: 10k services, 30k vacancies, 150 searches, 3 s per autocannon run (CI-sized).
  * `--data-dir DIR` keeps the seeded data between runs: PGlite's data directory as a tarball in
  * DIR (loaded into memory on the next run), and the PostgreSQL database under a fixed name (not
@@ -38,6 +41,7 @@ import { openDatabase, type Database } from '../src/db/index.js';
 import {
   searchServices,
   searchVacancies,
+  setMatchBounds,
   setSearchCache,
   transliterate,
 } from '../src/search/index.js';
@@ -114,6 +118,44 @@ async function freshQueries(database: Database, samples: Sample[]): Promise<stri
     }
   }
   const list = [...out];
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = random.int(0, i);
+    [list[i], list[j]] = [list[j]!, list[i]!];
+  }
+  return list;
+}
+
+/**
+ * Search as you type: prefixes of 2 to 6 letters of the words of other services' names, as a
+ * visitor types them, half in Cyrillic and half in Latin letters, distinct and none of them in
+ * `samples`, in random order. Each is asked once per pass with the result cache off, so every
+ * request is a search no one asked before.
+ */
+async function prefixQueries(
+  database: Database,
+  samples: Sample[],
+): Promise<{ q: string; script: 'Cyrillic' | 'Latin' }[]> {
+  const random = new Random(13);
+  const rows = rowsOf<{ name: string }>(
+    await database.db.execute(sql`
+      SELECT name FROM services WHERE status = 'approved' ORDER BY md5(id::text || 'prefix')
+       LIMIT 3000`),
+  );
+  const seen = new Set(samples.map((s) => s.query.q?.toLowerCase()));
+  const out = { Cyrillic: new Set<string>(), Latin: new Set<string>() };
+  for (const { name } of rows) {
+    for (const w of name.split(/[^\p{L}]+/u).filter((x) => [...x].length >= 2)) {
+      const chars = [...w.toLowerCase()];
+      const q = chars.slice(0, random.int(2, Math.min(6, chars.length))).join('');
+      const script = /\p{Script=Cyrillic}/u.test(q) ? 'Cyrillic' : 'Latin';
+      if (!seen.has(q)) out[script].add(q);
+    }
+  }
+  const n = Math.min(out.Cyrillic.size, out.Latin.size);
+  const list = [
+    ...[...out.Cyrillic].slice(0, n).map((q) => ({ q, script: 'Cyrillic' as const })),
+    ...[...out.Latin].slice(0, n).map((q) => ({ q, script: 'Latin' as const })),
+  ];
   for (let i = list.length - 1; i > 0; i--) {
     const j = random.int(0, i);
     [list[i], list[j]] = [list[j]!, list[i]!];
@@ -220,6 +262,9 @@ interface Result {
   mixed: Stats;
   vacancies: Stats;
   vacanciesQ: Stats;
+  /** Search as you type: never-seen prefixes of 2 to 6 letters, in all and per script. */
+  prefixes: Stats;
+  prefixBy: Record<string, Stats>;
   rps?: Throughput;
 }
 
@@ -278,6 +323,33 @@ async function benchOne(kind: string, database: Database, seedMs: number | null)
   const byKind: Record<string, Stats> = {};
   for (const [k, v] of times) byKind[k] = stats(v, hits.get(k) ?? 0);
 
+  // Search as you type: each prefix once per mode (the cache is off anyway), after a few
+  // warm-up ones; before (the matches not bounded by the words' counts) and after, alternately.
+  const prefixes = await prefixQueries(database, samples);
+  const asTyped = (q: string) => serviceSearchQuerySchema.parse({ q }) as ServiceSearchQuery;
+  for (const p of prefixes.slice(-20)) await searchServices(db, asTyped(p.q));
+  const prefixTimes = { Cyrillic: [] as number[], Latin: [] as number[], before: [] as number[] };
+  const prefixHits = { Cyrillic: 0, Latin: 0, before: 0 };
+  for (const [i, p] of prefixes.slice(0, REQUESTS).entries()) {
+    for (const before of i % 2 ? [true, false] : [false, true]) {
+      setMatchBounds(!before);
+      const t = performance.now();
+      const page = await searchServices(db, asTyped(p.q));
+      prefixTimes[before ? 'before' : p.script].push(performance.now() - t);
+      if (page.total > 0) prefixHits[before ? 'before' : p.script]++;
+    }
+  }
+  setMatchBounds(true);
+  const prefixBy: Record<string, Stats> = {
+    Cyrillic: stats(prefixTimes.Cyrillic, prefixHits.Cyrillic),
+    Latin: stats(prefixTimes.Latin, prefixHits.Latin),
+    before: stats(prefixTimes.before, prefixHits.before),
+  };
+  const prefixAll = stats(
+    [...prefixTimes.Cyrillic, ...prefixTimes.Latin],
+    prefixHits.Cyrillic + prefixHits.Latin,
+  );
+
   // Vacancies: filters alone, and with a query (job titles and words of requirements).
   const vq = [
     'кухар',
@@ -314,7 +386,14 @@ async function benchOne(kind: string, database: Database, seedMs: number | null)
       if (page.total) vHits++;
     }
   }
-  const rps = args['no-throughput'] ? undefined : await throughput(kind, database, samples);
+  const rps = args['no-throughput']
+    ? undefined
+    : await throughput(
+        kind,
+        database,
+        samples,
+        prefixes.map((p) => p.q),
+      );
   return {
     kind,
     seedMs,
@@ -323,6 +402,8 @@ async function benchOne(kind: string, database: Database, seedMs: number | null)
     mixed: stats(all, allHits),
     vacancies: stats(vTimes, vHits),
     vacanciesQ: stats(vqTimes, vqHits),
+    prefixes: prefixAll,
+    prefixBy,
     rps,
   };
 }
@@ -344,6 +425,10 @@ interface Throughput {
   mix: Run;
   /** The query set with the result cache off: every request is a search. */
   uncached: Run;
+  /** Never-seen prefixes of 2 to 6 letters (search as you type), the result cache off. */
+  prefix: Run;
+  /** The same, with the matches not bounded by the words' counts (before migration 0015). */
+  prefixBefore: Run;
   /** `/healthz`: the ceiling. */
   health: Run;
 }
@@ -359,6 +444,7 @@ async function throughput(
   kind: string,
   database: Database,
   samples: Sample[],
+  prefixes: string[],
 ): Promise<Throughput> {
   const fresh = await freshQueries(database, samples);
   const ids = rowsOf<{ id: string }>(
@@ -421,9 +507,33 @@ async function throughput(
     if (used >= fresh.length) console.error(`[${kind}] ran out of fresh queries (${used})`);
     setSearchCache(false);
     const uncached = await run('services, cache off', { url: base, requests });
+    const prefixRequests = prefixes.map((q) => ({
+      method: 'GET' as const,
+      path: `/api/v1/services?${new URLSearchParams({ q }).toString()}`,
+    }));
+    setMatchBounds(false);
+    const prefixBefore = await run('services, never-seen prefixes, before', {
+      url: base,
+      requests: prefixRequests,
+    });
+    setMatchBounds(true);
+    const prefix = await run('services, never-seen prefixes', {
+      url: base,
+      requests: prefixRequests,
+    });
     setSearchCache(true);
     const health = await run('/healthz', { url: `${base}/healthz` });
-    return { profile, profileRead, profileKept, popular, mix, uncached, health };
+    return {
+      profile,
+      profileRead,
+      profileKept,
+      popular,
+      mix,
+      uncached,
+      prefix,
+      prefixBefore,
+      health,
+    };
   } finally {
     setSearchCache(true);
     await close(); // closes the database too
@@ -516,9 +626,13 @@ row('**searchServices, mixed** p50 / p95', (r) => cellOf(r.mixed));
 for (const k of Object.keys(results[0]?.byKind ?? {})) {
   row(`· ${k}`, (r) => cellOf(r.byKind[k]));
 }
+row('**searchServices, never-seen prefixes of 2–6 letters** p50 / p95', (r) => cellOf(r.prefixes));
+for (const script of ['Cyrillic', 'Latin']) row(`· ${script}`, (r) => cellOf(r.prefixBy[script]));
+row('· all, before (matches not bounded by the counts)', (r) => cellOf(r.prefixBy.before));
 row('searchVacancies, filters', (r) => cellOf(r.vacancies));
 row('searchVacancies, with q', (r) => cellOf(r.vacanciesQ));
-type RunName = 'profileRead' | 'profileKept' | 'popular' | 'mix' | 'uncached';
+type RunName =
+  'profileRead' | 'profileKept' | 'popular' | 'mix' | 'uncached' | 'prefix' | 'prefixBefore';
 const share = (r: Result, run: RunName) => {
   if (!r.rps) return '–';
   const { rps, p99 } = r.rps[run];
@@ -530,6 +644,8 @@ row('profile req/s, kept in memory (% of ceiling)', (r) => share(r, 'profileKept
 row('services req/s, popular queries, cache warm (% of ceiling)', (r) => share(r, 'popular'));
 row('services req/s, 1 in 5 never seen (% of ceiling)', (r) => share(r, 'mix'));
 row('services req/s, cache off (% of ceiling)', (r) => share(r, 'uncached'));
+row('services req/s, never-seen prefixes (% of ceiling)', (r) => share(r, 'prefix'));
+row('· before (matches not bounded by the counts)', (r) => share(r, 'prefixBefore'));
 row('`/healthz` req/s (ceiling)', (r) =>
   r.rps ? `${Math.round(r.rps.health.rps)} (p99 ${r.rps.health.p99} ms)` : '–',
 );

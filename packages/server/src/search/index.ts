@@ -13,6 +13,6 @@ export {
 export { editDistance } from './editDistance.js';
 export { queryTokens, searchKey, transliterate } from './normalize.js';
 export { RANK_LIMIT, TOTAL_CAP } from './pages.js';
-export { buildTextQuery, lookupWords, type TextQuery } from './searchQuery.js';
+export { buildTextQuery, lookupWords, setMatchBounds, type TextQuery } from './searchQuery.js';
 export { searchServices, searchServicesJson } from './services.js';
 export { searchVacancies, searchVacanciesJson } from './vacancies.js';

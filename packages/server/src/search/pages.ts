@@ -143,7 +143,8 @@ export interface RankedOptions {
   rows: (p: SQL) => SQL;
   /**
    * The first `n` matches (id, doc, created_at, distance_km) read through the GIN index, for a
-   * query whose matches need no count (`tq.atLeast`); see INDEX_SHARE.
+   * query over all approved services whose matches are few (`tq.share`, `tq.shareAtMost`); see
+   * INDEX_SHARE.
    */
   firstMatches?: (n: number) => SQL;
 }
@@ -158,7 +159,10 @@ export const RANK_LIMIT = 300;
  * Below this share of the services, the candidates of a word whose matches need no count are
  * read through the GIN index (measured at 100k: a word in 3.5 % of them, 2.2 against 9.5 ms;
  * in 11 %, 6.4 against 3.3 ms). The planner cannot tell: its estimate of a word's or a
- * prefix's matches is often 2 to 4 times too high.
+ * prefix's matches is often 2 to 4 times too high. So are the matches of a query whose words'
+ * document counts show they are at most this share (`tq.shareAtMost`): a rare prefix, or
+ * several words one of which is rare. In order, the table would be read to its end when they
+ * are fewer than the count's cap.
  */
 const INDEX_SHARE = 0.06;
 
@@ -186,10 +190,13 @@ export async function rankedPage<R>(
   const rankLimit = Math.max(RANK_LIMIT, offset + o.pageSize);
   const cap = Math.max(TOTAL_CAP, offset + o.pageSize);
   const known = (o.tq.atLeast ?? 0) > cap;
-  // A word in fewer than INDEX_SHARE of the services: the first candidates are found faster
-  // through the GIN index than by reading rows in order until enough match.
+  // A word in fewer than INDEX_SHARE of the services, or matches known to be fewer: the first
+  // candidates (or matches, up to the count's cap) are found faster through the GIN index than
+  // by reading rows in order until enough match.
   const byIndex =
-    known && o.firstMatches && (o.tq.share ?? 0) > 0 && (o.tq.share ?? 0) < INDEX_SHARE;
+    !!o.firstMatches &&
+    ((known && (o.tq.share ?? 0) > 0 && (o.tq.share ?? 0) < INDEX_SHARE) ||
+      (o.tq.shareAtMost ?? 1) < INDEX_SHARE);
   const t = o.table;
   const exactAll = o.tq.tokens.join(' & ');
   // Each name tier ranks the rows it reads (no second visit); UNION drops the rows found twice.
@@ -202,7 +209,7 @@ export async function rankedPage<R>(
     db,
     sql`WITH hits AS MATERIALIZED (${
       byIndex
-        ? o.firstMatches!(rankLimit + 1)
+        ? o.firstMatches!(known ? rankLimit + 1 : cap + 1)
         : sql`SELECT ${t.id} AS id, ${o.doc} AS doc, ${t.createdAt} AS created_at,
             ${o.distance} AS distance_km
           FROM ${t} WHERE ${o.where} LIMIT ${known ? rankLimit + 1 : cap + 1}`

@@ -96,6 +96,12 @@ export interface WordLookup {
    * least this many.
    */
   atLeast: Map<string, number>;
+  /**
+   * For each query word asked for in `counted` of at least 3 letters, not a number: the sum of
+   * the document counts of the words it starts and of its corrections. The services the query
+   * word matches are at most this many (`search_words` counts no shorter words, nor numbers).
+   */
+  atMost: Map<string, number>;
   /** With `counted`: about how many services there are (the planner's estimate; 0: unknown). */
   services: number;
 }
@@ -105,8 +111,9 @@ export interface WordLookup {
  * in `search_words` through its trigram index, and transpositions are looked up exactly; then
  * the distance is checked here, on the plain and on the compact form (see `compactKey`). With
  * `counted`, also the document counts of the words those query words match (see
- * `WordLookup.atLeast`). One statement, `poruch_query_words` (migration 0010), which sets the
- * similarity threshold for itself only; none when no word can have a typo and none is counted.
+ * `WordLookup.atLeast` and `atMost`). One statement, `poruch_query_words` (migrations 0010,
+ * 0015), which sets the similarity threshold for itself only; none when no word can have a typo
+ * and none is counted.
  */
 export async function lookupWords(
   db: Db,
@@ -119,22 +126,32 @@ export async function lookupWords(
     .map((w) => ({ ...w, th: trigramFloor(w.t, w.k) }));
   const corrections = new Map<string, string[]>();
   const atLeast = new Map<string, number>();
+  const atMost = new Map<string, number>();
   let services = 0;
-  if (!wanted.length && !counted.length) return { corrections, atLeast, services };
+  if (!wanted.length && !counted.length) return { corrections, atLeast, atMost, services };
   const threshold = Math.min(1, ...wanted.map((w) => w.th));
   const swaps = wanted.flatMap(({ t }) => transpositions(t).map((v) => ({ t, v })));
   const res = await db.execute(sql`
-    SELECT token, word, sim, docs FROM poruch_query_words(${JSON.stringify(wanted)}::json,
+    SELECT token, word, sim, docs, docs_sum FROM poruch_query_words(${JSON.stringify(wanted)}::json,
       ${JSON.stringify(swaps)}::json, ${threshold}::float8, ${MAX_CANDIDATES}::int,
       ${JSON.stringify(counted)}::json)`);
   const rows = (
     res as unknown as {
-      rows: { token: string | null; word: string | null; sim: number | null; docs: number }[];
+      rows: {
+        token: string | null;
+        word: string | null;
+        sim: number | null;
+        docs: number;
+        docs_sum: string | number | null;
+      }[];
     }
   ).rows;
   for (const r of rows) {
     if (r.token === null) services = r.docs;
-    else if (r.word === null) atLeast.set(r.token, Math.max(atLeast.get(r.token) ?? 0, r.docs));
+    else if (r.word === null) {
+      atLeast.set(r.token, Math.max(atLeast.get(r.token) ?? 0, r.docs));
+      if (r.token.length >= 3 && !/^[0-9]+$/.test(r.token)) atMost.set(r.token, Number(r.docs_sum));
+    }
   }
   for (const { t, k } of wanted) {
     const seen = new Set<string>();
@@ -157,8 +174,13 @@ export async function lookupWords(
     if (atLeast.has(t)) {
       atLeast.set(t, Math.max(atLeast.get(t)!, ...found.map((c) => c.docs)));
     }
+    if (atMost.has(t))
+      atMost.set(
+        t,
+        found.reduce((sum, c) => sum + c.docs, atMost.get(t)!),
+      );
   }
-  return { corrections, atLeast, services };
+  return { corrections, atLeast, atMost, services };
 }
 
 /** The text-search queries of one user query (`to_tsquery('simple', …)` syntax). */
@@ -179,14 +201,29 @@ export interface TextQuery {
   atLeast?: number;
   /** With `atLeast`: the share of all services it is (0 when the number of services is unknown). */
   share?: number;
+  /**
+   * With `countMatches`: the share of all services that the approved services matching `match`
+   * are at most (the fewest of the query words' `WordLookup.atMost`); unset when unknown.
+   */
+  shareAtMost?: number;
+}
+
+let boundsOn = true;
+/**
+ * Off: queries no longer bound their matches by the words' document counts (`shareAtMost`), and
+ * count only one-word queries, as before migration 0015 (for the benchmark's before and after).
+ */
+export function setMatchBounds(on: boolean): void {
+  boundsOn = on;
 }
 
 /**
  * Turns what the user typed into text-search queries: normalised, transliterated words; each
  * matches itself, any word it starts (results as you type) and stored words within the allowed
  * typo distance; all words must match. Null when the query has no searchable word.
- * `countMatches`: also look up `TextQuery.atLeast` (for a query over all approved services, no
- * other filter; one word only, since words together can match fewer than each alone).
+ * `countMatches` (for a query over all approved services, no other filter): also look up
+ * `TextQuery.atLeast` (one word only, since words together can match fewer than each alone)
+ * and `shareAtMost` (every word).
  */
 export async function buildTextQuery(
   db: Db,
@@ -195,9 +232,10 @@ export async function buildTextQuery(
 ): Promise<TextQuery | null> {
   const tokens = q ? queryTokens(q) : [];
   if (!tokens.length) return null;
-  const counted = options.countMatches && tokens.length === 1 ? tokens : [];
-  const { corrections, atLeast, services } = await lookupWords(db, tokens, counted);
+  const counted = options.countMatches && (boundsOn || tokens.length === 1) ? tokens : [];
+  const { corrections, atLeast, atMost, services } = await lookupWords(db, tokens, counted);
   const bound = atLeast.get(tokens[0]!) ?? 0;
+  const fewest = atMost.size && boundsOn ? Math.min(...atMost.values()) : undefined;
   const match = tokens
     .map((t) => `(${[`${t}:*`, ...(corrections.get(t) ?? [])].join(' | ')})`)
     .join(' & ');
@@ -207,9 +245,10 @@ export async function buildTextQuery(
     exact: tokens.join(' | '),
     prefix: tokens.map((t) => `${t}:*`).join(' | '),
     corrections,
-    ...(counted.length
+    ...(counted.length === 1
       ? { atLeast: bound, share: services > 0 ? Math.min(1, bound / services) : 0 }
       : {}),
+    ...(fewest !== undefined && services > 0 ? { shareAtMost: fewest / services } : {}),
   };
 }
 

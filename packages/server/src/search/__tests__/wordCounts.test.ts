@@ -147,4 +147,38 @@ describe('search_words.services_n', () => {
     const res = await run(sql`SELECT current_setting('enable_seqscan') AS v`);
     expect((res as unknown as { rows: { v: string }[] }).rows[0]!.v).toBe('on');
   });
+
+  it('reads the matches of a rare prefix, or of words one of which is rare, through the index', async () => {
+    // The 22,003 services of the test before: a prefix typed, a few matches, counted exactly.
+    const bound = async (q: string) =>
+      (await lookupWords(t.db, queryTokens(q), queryTokens(q))).atMost.get(queryTokens(q)[0]!);
+    expect(await bound('ательє')).toBe(TOTAL_CAP + 3);
+    expect(await bound('голка')).toBe(1);
+    expect(await bound('го')).toBeUndefined(); // too short: words of 2 letters are not counted
+    const execute = vi.spyOn(t.db, 'execute');
+    try {
+      const cases: [string, string[]][] = [
+        ['голк', ['Ательє «Голка»']],
+        ['нит', ['Ательє Нитка']],
+        ['ательє нит', ['Ательє Нитка']],
+        ['майстерня 100', ['Майстерня 100', 'Майстерня 1000', 'Майстерня 1001']],
+      ];
+      for (const [q, names] of cases) {
+        const page = await search({ q });
+        expect(page.items.map((i) => i.name).sort(), q).toEqual(names);
+        expect(page.total, q).toBe(names.length);
+        expect(page.totalIsEstimate, q).toBeUndefined();
+      }
+      const dialect = (t.db as unknown as { dialect: PgDialect }).dialect;
+      const statements = execute.mock.calls.map(([q]) => dialect.sqlToQuery(q as SQL).sql);
+      expect(statements.filter((q) => q.includes('poruch_first_service_matches('))).toHaveLength(
+        cases.length,
+      );
+    } finally {
+      execute.mockRestore();
+    }
+    // With a filter, no bound: the filters are applied in the search's own scan.
+    const page = await search({ q: 'голк', country: 'PL' });
+    expect(page.items.map((i) => i.name)).toEqual(['Ательє «Голка»']);
+  });
 });
