@@ -11,9 +11,16 @@
  * `LIGHTHOUSE_REPORT_DIR` writes each run's full report there as JSON.
  * `LIGHTHOUSE_PAGES` (e.g. `profile`) measures only the pages whose name contains one of its
  * comma-separated words.
+ * `LIGHTHOUSE_TILES` says where the map's tiles come from: `none` (the default: the built-in world
+ * outline, no tile requests), `stub` (a tile server on loopback answering every tile with a
+ * picture, as a reachable tile server does) or `public` (the server's default, OpenStreetMap's
+ * tiles: on a machine without internet every tile fails, and Chromium logs each failure to the
+ * console, which best practices' errors-in-console audit counts).
  * Exits 1 when a target is missed and `LIGHTHOUSE_STRICT=1` is set; otherwise it only reports.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,14 +59,42 @@ interface Audit {
   displayValue?: string;
 }
 
+/** A 1×1 PNG: every tile of the stub tile server (the map draws it at tile size). */
+const TILE_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8v5ThPwAHhgKxsJxYVQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A tile server on loopback answering every request with TILE_PNG, cacheable. */
+async function startTileStub(): Promise<{ url: string; close: () => void }> {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, {
+      'content-type': 'image/png',
+      'cache-control': 'public, max-age=31536000, immutable',
+      'access-control-allow-origin': '*',
+    });
+    res.end(TILE_PNG);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/{z}/{x}/{y}.png`, close: () => server.close() };
+}
+
 async function main(): Promise<void> {
-  // No map tiles from the internet (the machine may have none; a failed tile is a console
-  // error Lighthouse counts): the map draws its built-in world outline instead.
+  // The map's tiles (LIGHTHOUSE_TILES): by default none, so the map draws its built-in world
+  // outline and no tile request fails on a machine without internet.
+  const tiles = process.env.LIGHTHOUSE_TILES ?? 'none';
+  const stub = tiles === 'stub' ? await startTileStub() : undefined;
+  // `public`: the server's default TILE_URL (the test server's own default is none).
+  const tileEnv = {
+    TILE_URL:
+      tiles === 'public' ? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' : (stub?.url ?? 'none'),
+  };
   // A copy of the built site: another build of packages/site/dist during the runs (the machine
   // is shared) would otherwise replace the chunks under the page being measured.
   const siteDir = mkdtempSync(path.join(os.tmpdir(), 'poruch-lighthouse-site-'));
   cpSync(path.join(REPO_ROOT, 'packages/site/dist'), siteDir, { recursive: true });
-  const server = await startServer({ env: { TILE_URL: 'none', SITE_DIR: siteDir } });
+  const server = await startServer({ env: { ...tileEnv, SITE_DIR: siteDir } });
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -82,7 +117,7 @@ async function main(): Promise<void> {
       },
     ].filter((p) => !PAGES || PAGES.some((word) => p.name.includes(word)));
     console.log(
-      `Lighthouse ${RUNS} run(s) per page, mobile preset; load average ${os
+      `Lighthouse ${RUNS} run(s) per page, mobile preset, tiles: ${tiles}; load average ${os
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}, ${os.cpus().length} CPUs`,
@@ -157,6 +192,7 @@ async function main(): Promise<void> {
   } finally {
     chrome.kill();
     await server.stop();
+    stub?.close();
     rmSync(siteDir, { recursive: true, force: true });
   }
   if (missed && process.env.LIGHTHOUSE_STRICT === '1') process.exitCode = 1;

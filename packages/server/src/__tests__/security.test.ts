@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tileImageSources } from '../plugins/security.js';
 import { TestClient } from './helpers/client.js';
 import { registration } from './helpers/fixtures.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -188,6 +189,35 @@ describe('sessions, CSRF, CORS and rate limits', () => {
     expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(res.headers.get('content-security-policy')).toContain("object-src 'none'");
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it("lets the map's images come from an http TILE_URL: its origin is in img-src", async () => {
+    expect(tileImageSources('http://{s}.tiles.example.net:8080/{z}/{x}/{y}.png')).toEqual([
+      'http://*.tiles.example.net:8080',
+    ]);
+    expect(tileImageSources('http://[::1]:8080/{z}/{x}/{y}.png')).toEqual(['http://[::1]:8080']);
+    expect(tileImageSources('https://tile.openstreetmap.org/{z}/{x}/{y}.png')).toEqual([
+      'https://tile.openstreetmap.org',
+    ]);
+    // Nothing for none, and nothing that could add a directive of its own.
+    expect(tileImageSources('none')).toEqual([]);
+    expect(tileImageSources("http://a.example; script-src 'unsafe-inline'/{z}")).toEqual([]);
+    expect(tileImageSources('http://a.example,b/{z}')).toEqual([]);
+
+    const local = await startTestServer({ TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png' });
+    try {
+      const csp = (await new TestClient(local.url).get('/api/v1/auth/check')).headers.get(
+        'content-security-policy',
+      );
+      expect(csp).toContain("img-src 'self' data: blob: https: http://127.0.0.1:9;");
+    } finally {
+      await local.close();
+    }
+    // The default (https) adds its own origin, already allowed by https:.
+    const csp = (await new TestClient(server.url).get('/api/v1/auth/check')).headers.get(
+      'content-security-policy',
+    );
+    expect(csp).toMatch(/img-src 'self' data: blob: https:[^;]*;/);
   });
 
   it('hides internals of a 5xx behind internal_server_error', async () => {

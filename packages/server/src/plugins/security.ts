@@ -76,6 +76,21 @@ export function crossSiteRequest(
 }
 
 /**
+ * Where the map's tiles come from, for the CSP's img-src beside `https:` (which covers any https
+ * tile server): the origin of an http(s) TILE_URL, its `{s}` subdomain a wildcard; none for
+ * `none` or anything that is not a URL. Without it an http tile server (one on the operator's own
+ * network, or a local one) would be refused by the site's own policy.
+ */
+export function tileImageSources(tileUrl: string): string[] {
+  const match = /^(https?):\/\/([^/?#]+)/i.exec(tileUrl.trim());
+  if (!match) return [];
+  const host = match[2]!.replace(/\{s\}/g, '*').toLowerCase();
+  // Only a host (a wildcard as its first label, as CSP allows) and a port.
+  if (!/^(\*\.)?[a-z0-9.-]+(:\d+)?$|^\[[0-9a-f:.]+\](:\d+)?$/.test(host)) return [];
+  return [`${match[1]!.toLowerCase()}://${host}`];
+}
+
+/**
  * Cookies, CSP, CORS, CSRF and rate limiting: everything a request passes before a route.
  */
 export const securityPlugin = fp(async (app: FastifyInstance, { env }: { env: Env }) => {
@@ -92,7 +107,7 @@ export const securityPlugin = fp(async (app: FastifyInstance, { env }: { env: En
           'https://www.google-analytics.com',
         ],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', ...tileImageSources(env.TILE_URL)],
         connectSrc: [
           "'self'",
           'https://*.google-analytics.com',
