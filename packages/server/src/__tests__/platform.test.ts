@@ -6,8 +6,16 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_KEYS, REPORT_REASONS, runtimeConfigSchema } from '@poruch/core';
 import { openDatabase } from '../db/index.js';
-import { accounts, reports, services, settings, vacancies } from '../db/schema.js';
-import { seedDemo } from '../seed/demo.js';
+import {
+  accounts,
+  duplicateAnswers,
+  reports,
+  services,
+  settings,
+  vacancies,
+} from '../db/schema.js';
+import { reviewDuplicates } from '../duplicates/index.js';
+import { demoLookalikeId, seedDemo } from '../seed/demo.js';
 import { Outbox } from '../mail/outbox.js';
 import { runReconfirmation } from '../reconfirm/index.js';
 import { TestClient } from './helpers/client.js';
@@ -184,11 +192,31 @@ describe('database', () => {
       expect(new Set(filed.map((r) => r.status))).toEqual(new Set(['new', 'resolved']));
       expect(new Set(filed.map((r) => r.reason))).toEqual(new Set(REPORT_REASONS));
       expect(await database.db.select().from(settings)).toHaveLength(1);
+
+      // A newcomer's review shows "Possible duplicates": a similar name nearby (with an open
+      // claim), the name in Latin letters next door, the same phone elsewhere.
+      const reasons = new Map<string, string[]>();
+      const lookalikes = [0, 1, 2].map((k) => rows.find((r) => r.id === demoLookalikeId(k))!);
+      expect(lookalikes.map((r) => r.status)).toEqual(['pending', 'pending', 'pending']);
+      for (const s of lookalikes) {
+        for (const c of await reviewDuplicates(database.db, s)) {
+          reasons.set(s.name, [...(reasons.get(s.name) ?? []), ...c.reasons]);
+        }
+      }
+      const found = [...reasons.values()];
+      expect(found.filter((r) => r.includes('name_nearby')).length).toBeGreaterThanOrEqual(2);
+      expect(found.some((r) => r.includes('phone'))).toBe(true);
+      expect([...reasons.keys()].some((n) => /^[\p{Script=Latin}\s\p{P}\d]+$/u.test(n))).toBe(true);
+      const claims = await database.db.select().from(duplicateAnswers);
+      expect(claims).toEqual([expect.objectContaining({ answer: 'mine', claimStatus: 'open' })]);
+      const claimed = rows.find((r) => r.id === claims[0]!.candidateId)!;
+      expect(claimed.status).toBe('approved');
+      expect(rows.find((r) => r.id === claims[0]!.serviceId)!.status).toBe('pending');
     } finally {
       await database.close();
       await drop();
     }
-  });
+  }, 60_000);
 
   it('keeps the embedded database on disk across restarts', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-disk-'));

@@ -7,7 +7,8 @@ import {
   type ServiceStatus,
 } from '@poruch/core';
 import type { Db } from '../db/index.js';
-import { reports, services, settings, vacancies } from '../db/schema.js';
+import { duplicateAnswers, reports, services, settings, vacancies } from '../db/schema.js';
+import { transliterateUkrainian } from '../geocoding/transliterate.js';
 import { loadCities } from '../geocoding/cities.js';
 import { DEMO_CITIES, HOMETOWNS, type DemoCity } from './demoCities.js';
 import { drawNaming } from './naming.js';
@@ -264,13 +265,98 @@ export async function seedDemo(db: Db): Promise<number> {
     });
   }
 
+  const lookalikes = demoDuplicates(approved, now);
+  serviceRows.push(...lookalikes.services);
+
   await db.transaction(async (tx) => {
     await tx.insert(services).values(serviceRows);
     if (vacancyRows.length) await tx.insert(vacancies).values(vacancyRows);
     await tx.insert(reports).values(reportRows);
+    await tx.insert(duplicateAnswers).values(lookalikes.claims);
     await tx.insert(settings).values({ key: DEMO_SEED_KEY, value: new Date().toISOString() });
   });
   return serviceRows.length;
+}
+
+/** The id of the demo's pending lookalike number `k` (0–2, see demoDuplicates). */
+export const demoLookalikeId = (k: number) => seededUuid(DEMO_SEED, 3, k);
+
+/**
+ * Pending services that duplicate approved ones, so the review shows "Possible duplicates"
+ * (docs/product.md § Duplicates): a similar name 60 m away (its owner says it is theirs: an
+ * open claim), the same name transliterated to Latin next door, and another name with the same
+ * phone. Each copies a different approved service with a position and a Cyrillic name.
+ */
+function demoDuplicates(
+  approved: (typeof services.$inferInsert)[],
+  now: number,
+): {
+  services: (typeof services.$inferInsert)[];
+  claims: (typeof duplicateAnswers.$inferInsert)[];
+} {
+  const originals = approved
+    .filter(
+      (s) => s.lat != null && /\p{Script=Cyrillic}/u.test(s.name) && s.confirmation !== 'lapsed',
+    )
+    .filter((_, i) => i % 50 === 7)
+    .slice(0, 3);
+  const copy = (
+    original: typeof services.$inferInsert,
+    k: number,
+    changes: Partial<typeof services.$inferInsert>,
+  ): typeof services.$inferInsert => {
+    const createdAt = new Date(now - (k + 1) * 2 * 3_600_000);
+    return {
+      ...original,
+      id: demoLookalikeId(k),
+      status: 'pending',
+      isPartner: false,
+      haveVacancy: false,
+      usedCount: 0,
+      confirmedAt: null,
+      reconfirmMailedAt: null,
+      reconfirmRemindedAt: null,
+      confirmation: 'current',
+      createdAt,
+      updatedAt: createdAt,
+      ...changes,
+    };
+  };
+  const [named, transliterated, phoned] = originals;
+  const rows = [
+    // About 60 m north, the name with a word more.
+    copy(named!, 0, {
+      name: `${named!.name} — філія`,
+      lat: named!.lat! + 0.00055,
+      website: '',
+      phone: '',
+    }),
+    // Next door, in Latin letters ("Пекарня Колосок" → "Pekarnia Kolosok").
+    copy(transliterated!, 1, {
+      name: transliterateUkrainian(transliterated!.name),
+      lng: transliterated!.lng! + 0.0004,
+      website: '',
+      phone: '',
+    }),
+    // Another name and place, the same phone.
+    copy(phoned!, 2, {
+      name: `${phoned!.name.split(' ')[0]} «Нова»`,
+      lat: phoned!.lat! + 0.02,
+      website: '',
+    }),
+  ];
+  return {
+    services: rows,
+    claims: [
+      {
+        serviceId: rows[0]!.id!,
+        candidateId: named!.id!,
+        answer: 'mine',
+        claimStatus: 'open',
+        createdAt: rows[0]!.createdAt!,
+      },
+    ],
+  };
 }
 
 /** The re-confirmation columns of the demo's approved service number `index` (no randomness). */
