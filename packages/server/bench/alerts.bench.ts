@@ -6,7 +6,7 @@
  *     [--new 1000] [--services 20000] [--quick] [--pg postgres://…] [--no-pg]
  *
  * Per database: a synthetic catalogue (seedSynthetic, `--services`), `--new` of its approved
- * services approved within the last day (their audit rows), and `--subscriptions` daily alerts
+ * services approved within the last day (their `approved_at`), and `--subscriptions` daily alerts
  * whose last digest was a day ago, with filters as visitors make them: a country, a category or
  * both, a word of a service's name (with a country or not), a city within 5 to 100 km (with a
  * category or not), everything, and one in ten on vacancies (country, category, experience).
@@ -43,12 +43,12 @@ async function seed(database: Database, now: Date) {
   const { db } = database;
   const started = performance.now();
   await seedSynthetic(db, { services: SERVICES, vacancies: SERVICES, seed: 7 });
-  // The day's approvals: audit rows spread over the last 24 hours.
+  // The day's approvals, spread over the last 24 hours.
   await db.execute(sql`
-    INSERT INTO audit_log (action, target_type, target_id, created_at)
-    SELECT 'service.approve', 'service', id::text,
-           ${now.toISOString()}::timestamptz - (random() * interval '23 hours')
-    FROM (SELECT id FROM services WHERE status = 'approved' ORDER BY md5(id::text) LIMIT ${NEW}) s`);
+    UPDATE services SET approved_at =
+      ${now.toISOString()}::timestamptz - (random() * interval '23 hours')
+    WHERE id IN (SELECT id FROM services WHERE status = 'approved'
+                 ORDER BY md5(id::text) LIMIT ${NEW})`);
   // What visitors filter by: the catalogue's own countries, words and places.
   const countries = rowsOf<{ c: string }>(
     await db.execute(sql`SELECT DISTINCT country_code AS c FROM services`),

@@ -3,7 +3,8 @@ import { OPEN_DATA_FIELDS } from '@poruch/core';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, reports, services } from '../db/schema.js';
-import { OPEN_DATA_PAGE_ROWS, openDataStream } from '../openData/services.js';
+import { OPEN_DATA_PAGE_ROWS, openDataStream, openDataVersion } from '../openData/services.js';
+import { loggedIn } from './helpers/actors.js';
 import { rawGet } from './helpers/rawGet.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -274,6 +275,104 @@ describe('open data', () => {
     const csv = await get('/api/v1/open-data/services.csv');
     const geojson = await get('/api/v1/open-data/services.geojson');
     expect(csv.headers.etag).not.toBe(geojson.headers.etag);
+  });
+
+  it('the ETag moves on with every committed public change, through any path, and with nothing else', async () => {
+    const db = server.database.db;
+    const path = '/api/v1/open-data/services.csv';
+    const { client: admin } = await loggedIn(server, 'ADMIN');
+    let etag = (await get(path)).headers.etag as string;
+    /** The tag after `change`: a new one when `moves`, else the same (and a 304). */
+    const after = async (what: string, moves: boolean, change: () => Promise<unknown>) => {
+      await change();
+      const res = await get(path, { 'if-none-match': etag });
+      expect(res.status, what).toBe(moves ? 200 : 304);
+      if (moves) expect(res.headers.etag, what).not.toBe(etag);
+      else expect(res.headers.etag, what).toBe(etag);
+      etag = res.headers.etag as string;
+    };
+    const [row] = await db
+      .insert(services)
+      .values({ name: 'Кав’ярня «Ранок»', countryCode: 'PL', address: 'Kraków' })
+      .returning({ id: services.id });
+    const id = row!.id;
+    const set = (values: Partial<typeof services.$inferInsert>) =>
+      db.update(services).set(values).where(eq(services.id, id));
+
+    await after('a pending service is added', false, async () => {});
+    await after('a pending service is edited', false, () => set({ name: 'Кав’ярня «Вечір»' }));
+    await after('approved through the admin route', true, async () => {
+      expect((await admin.post(`/api/v1/admin/services/${id}/approve`)).status).toBe(200);
+    });
+    // The approval also stamps when the service became new (alert digests read it).
+    const [approved] = await db
+      .select({ at: services.approvedAt })
+      .from(services)
+      .where(eq(services.id, id));
+    expect(Date.now() - approved!.at!.getTime()).toBeLessThan(60_000);
+    await after('an exported field', true, () => set({ phone: '+48 111 222 333' }));
+    await after('the city of its address', true, () =>
+      set({
+        addressDetails: {
+          lat: 50.06,
+          lng: 19.94,
+          displayName: 'Kraków',
+          city: 'Kraków',
+          countryCode: 'PL',
+          approximate: true,
+          source: 'gazetteer',
+        },
+      }),
+    );
+    await after('hidden from the map', true, () => set({ showOnMap: false }));
+    await after('a field the export leaves out', false, () => set({ marketingConsent: true }));
+    await after('the same values written again', false, () => set({ phone: '+48 111 222 333' }));
+    await after('a write rolled back', false, () =>
+      db
+        .transaction(async (tx) => {
+          await tx.update(services).set({ name: 'Rolled back' }).where(eq(services.id, id));
+          throw new Error('rollback');
+        })
+        .catch(() => {}),
+    );
+    await after('lapsed re-confirmation', true, () => set({ confirmation: 'lapsed' }));
+    await after('edited while lapsed', false, () => set({ website: 'https://lapsed.example' }));
+    await after('re-confirmed', true, () => set({ confirmation: 'current' }));
+    await after('declined through the admin route', true, async () => {
+      const res = await admin.post(`/api/v1/admin/services/${id}/decline`, { reason: 'Дубль' });
+      expect(res.status).toBe(200);
+    });
+    await after('approved again', true, () => set({ status: 'approved' }));
+    await after('deleted', true, () => db.delete(services).where(eq(services.id, id)));
+    // Many changes of many transactions are folded into the number now and then; the tag still
+    // moves on with each and never comes back to an earlier one.
+    const seen = new Set([etag]);
+    for (let i = 0; i < 5; i++) {
+      await after(`change ${i}`, true, () =>
+        db
+          .update(services)
+          .set({ descriptionUa: `Опис ${i}` })
+          .where(eq(services.id, withPosition)),
+      );
+      expect(seen.has(etag)).toBe(false);
+      seen.add(etag);
+    }
+    // A fold: the rows of many committed transactions become the number, the sum unchanged.
+    await db.execute(
+      sql`INSERT INTO catalogue_changes (tx) SELECT -g FROM generate_series(1, 1000) g`,
+    );
+    const before = Number(await openDataVersion(db));
+    await db
+      .update(services)
+      .set({ descriptionUa: 'Опис після' })
+      .where(eq(services.id, withPosition));
+    expect(Number(await openDataVersion(db))).toBe(before + 1);
+    const [left] = (
+      (await db.execute(sql`SELECT count(*)::int AS n FROM catalogue_changes`)) as unknown as {
+        rows: { n: number }[];
+      }
+    ).rows;
+    expect(left!.n).toBe(1);
   });
 
   it('streams: pages are read as the client takes them, and the body arrives in chunks', async () => {

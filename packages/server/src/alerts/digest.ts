@@ -26,14 +26,22 @@ import { enqueueAlertPushes } from './push.js';
  *
  * - **New**: a service approved, or a vacancy opened (created, or its service approved), after
  *   the subscription's `last_digest_at` (its confirmation at first), and that the public search
- *   with the subscription's filters finds now. Approvals are read from the audit log
- *   (`service.approve`), the one record of when a service was approved.
+ *   with the subscription's filters finds now. A service's approval time is its `approved_at`
+ *   (set by the approve route; indexed).
  * - **Matching** is the search's own: `serviceMatch` / `vacancyMatch` build the conditions (the
- *   public-visibility rule included), run once per distinct filter set over the new items only.
+ *   public-visibility rule included). Their conditions are a conjunction, so each distinct
+ *   filter of the due subscriptions (a country, a category, a word, a place and radius…) is
+ *   matched once over the new items only, and a search's matches are the intersection of its
+ *   filters' matches; thousands of subscriptions share each search, and each search is computed
+ *   once per run.
+ * - **Unconfirmed** subscriptions are deleted a week after they were made (nothing was ever
+ *   sent to them but the confirmation request), at the start of each run.
  * - **At most once**: a run claims due subscriptions with `FOR UPDATE SKIP LOCKED` in a
- *   transaction that also records each (subscription, item) pair in `alert_deliveries` (a pair
- *   already there is not mailed again), queues the mails in the outbox and moves
- *   `last_digest_at` on. A crash rolls all of it back; another instance skips the rows claimed.
+ *   transaction that queues the mails in the outbox and moves `last_digest_at` on. A crash rolls
+ *   all of it back; another instance skips the rows claimed. The next period starts
+ *   DIGEST_LOOKBACK_MS before this one's end, so an item new within that much of the end may be
+ *   found again: each such (subscription, item) pair is recorded in `alert_deliveries`, and a
+ *   pair already there is not mailed again. Older items cannot come back, and are not recorded.
  */
 
 /** How long a subscription waits between two digests. */
@@ -53,8 +61,8 @@ export const DIGEST_ITEM_CAP = 20;
  */
 export const DIGEST_LOOKBACK_MS = 10 * 60_000;
 
-/** Distinct filter sets matched per statement. */
-const FILTERS_PER_STATEMENT = 100;
+/** Parts of searches (see Part) matched per statement. */
+const PARTS_PER_STATEMENT = 100;
 
 export interface DigestOptions {
   db: Db;
@@ -77,6 +85,8 @@ export interface DigestRunResult {
   mails: number;
   /** (subscription, item) pairs mailed. */
   pairs: number;
+  /** Unconfirmed subscriptions deleted after their week. */
+  purged: number;
 }
 
 interface Claimed {
@@ -111,11 +121,9 @@ const sinceOf = sql`CASE WHEN last_digest_at > confirmed_at
   THEN last_digest_at - ${DIGEST_LOOKBACK_MS}::int * interval '1 millisecond'
   ELSE coalesce(last_digest_at, confirmed_at) END`;
 
-/** Services approved after `since`, from the audit log. */
+/** Services approved after `since` (their `approved_at`, indexed). */
 const approvedSince = (since: string) => sql`
-  SELECT target_id::uuid AS id, max(created_at) AS at FROM audit_log
-  WHERE action = 'service.approve' AND created_at > ${since}::timestamptz
-  GROUP BY target_id`;
+  SELECT id, approved_at AS at FROM services WHERE approved_at > ${since}::timestamptz`;
 
 /** New items of `kind` after `since`: id → when it became new (ms). */
 async function newItems(db: Db, kind: AlertKind, since: string): Promise<Map<string, number>> {
@@ -153,28 +161,51 @@ const textQueryOf = (db: Db, q: string | undefined, texts: TextQueries) => {
   return texts.get(key)!;
 };
 
-/** The search conditions of an alert's filters: the public search's own. */
-async function matchWhere(
-  db: Db,
-  kind: AlertKind,
-  filters: ServiceAlertFilters | VacancyAlertFilters,
-  texts: TextQueries,
-): Promise<SQL> {
-  const tq = await textQueryOf(db, filters.q, texts);
+/**
+ * One condition of an alert's search: the public search's own query with a single filter set
+ * (or none: what is publicly visible). The search's conditions are a conjunction, each with the
+ * visibility rule, so an alert's matches are the intersection of its filters' matches.
+ */
+interface Part {
+  q?: string;
+  country?: string;
+  category?: ServiceAlertFilters['category'];
+  experience?: VacancyAlertFilters['experience'];
+  near?: ServiceAlertFilters['near'];
+}
+
+/** The parts of an alert's filters; every alert has at least the visibility one. */
+function partsOf(kind: AlertKind, filters: ServiceAlertFilters | VacancyAlertFilters): Part[] {
+  const f = filters as ServiceAlertFilters & VacancyAlertFilters;
+  const parts: Part[] = [{}];
+  if (f.q?.trim()) parts.push({ q: f.q });
+  if (f.country) parts.push({ country: f.country });
+  if (f.category && f.category !== 'all') parts.push({ category: f.category });
+  if (kind === 'vacancies' && f.experience) parts.push({ experience: f.experience });
+  if (kind === 'services' && f.near) {
+    const { lat, lng, radiusKm } = f.near;
+    parts.push({ near: { lat, lng, radiusKm, label: '' } });
+  }
+  return parts;
+}
+
+const partKey = (p: Part) => JSON.stringify(p);
+
+/** The search conditions of one part: the public search's own. */
+async function partWhere(db: Db, kind: AlertKind, part: Part, texts: TextQueries): Promise<SQL> {
+  const tq = await textQueryOf(db, part.q, texts);
   if (kind === 'services') {
-    const f = filters as ServiceAlertFilters;
-    const near = f.near
-      ? { near: { lat: f.near.lat, lng: f.near.lng }, radiusKm: f.near.radiusKm }
+    const near = part.near
+      ? { near: { lat: part.near.lat, lng: part.near.lng }, radiusKm: part.near.radiusKm }
       : {};
-    const query = { q: f.q, country: f.country, category: f.category ?? 'all', ...near };
+    const query = { q: part.q, country: part.country, category: part.category ?? 'all', ...near };
     return (await serviceMatch(db, query, false, tq)).where;
   }
-  const f = filters as VacancyAlertFilters;
   const query = {
-    q: f.q,
-    country: f.country,
-    category: f.category ?? 'all',
-    experience: f.experience,
+    q: part.q,
+    country: part.country,
+    category: part.category ?? 'all',
+    experience: part.experience,
     openOnly: true,
   };
   return (await vacancyMatch(db, query, tq)).where;
@@ -186,45 +217,84 @@ const CANDIDATE_INDEXES: Record<AlertKind, string[]> = {
   vacancies: ['(service_country, service_category)', 'USING gin (search_doc)'],
 };
 
+/** The ids of a part's matches among the new items. */
+type PartMatches = Map<string, Set<string>>;
+
 /**
- * For each filter set, the new items the search finds. The new rows are copied into a temporary
- * table with the indexes the conditions use; each filter set is one `UNION ALL` branch over it,
- * under the table's own name (the search's conditions name it). Runs in a transaction.
+ * Each part's matches among the new items. The new rows are copied into a temporary table with
+ * the indexes the conditions use; each part is one `UNION ALL` branch over it, under the table's
+ * own name (the search's conditions name it). Runs in a transaction.
  */
-async function matchAll(
+async function matchParts(
   tx: Db,
   kind: AlertKind,
-  groups: { key: string; filters: ServiceAlertFilters | VacancyAlertFilters }[],
+  parts: Part[],
   candidates: string[],
-  into: Map<string, string[]>,
+  into: PartMatches,
   texts: TextQueries,
 ): Promise<void> {
-  for (const g of groups) into.set(g.key, []);
-  if (!candidates.length || !groups.length) return;
+  for (const p of parts) into.set(partKey(p), new Set());
+  if (!candidates.length || !parts.length) return;
   const table = kind === 'services' ? services : vacancies;
   const name = sql.identifier(kind);
   const copy = sql.identifier(`alert_new_${kind}`);
   await tx.execute(sql`DROP TABLE IF EXISTS ${copy}`);
   await tx.execute(sql`CREATE TEMP TABLE ${copy} ON COMMIT DROP AS
-    SELECT * FROM ${table} WHERE ${table.id} IN
-      (SELECT (jsonb_array_elements_text(${JSON.stringify(candidates)}::jsonb))::uuid)`);
+    SELECT * FROM ${table} WHERE ${table.id} = ANY(${uuidArray(candidates)}::uuid[])`);
   for (const index of CANDIDATE_INDEXES[kind]) {
     await tx.execute(sql`CREATE INDEX ON ${copy} ${sql.raw(index)}`);
   }
   await tx.execute(sql`ANALYZE ${copy}`);
-  for (let i = 0; i < groups.length; i += FILTERS_PER_STATEMENT) {
-    const chunk = groups.slice(i, i + FILTERS_PER_STATEMENT);
+  for (let i = 0; i < parts.length; i += PARTS_PER_STATEMENT) {
+    const chunk = parts.slice(i, i + PARTS_PER_STATEMENT);
     const branches: SQL[] = [];
-    for (const [j, g] of chunk.entries()) {
+    for (const [j, p] of chunk.entries()) {
       branches.push(sql`SELECT ${j}::int AS g, ${table.id} AS id FROM ${copy} AS ${name}
-        WHERE ${await matchWhere(tx, kind, g.filters, texts)}`);
+        WHERE ${await partWhere(tx, kind, p, texts)}`);
     }
     const result = await tx.execute(sql.join(branches, sql` UNION ALL `));
     for (const r of rowsOf<{ g: number; id: string }>(result)) {
-      into.get(chunk[Number(r.g)]!.key)!.push(r.id);
+      into.get(partKey(chunk[Number(r.g)]!))!.add(r.id);
     }
   }
   await tx.execute(sql`DROP TABLE ${copy}`);
+}
+
+/**
+ * Matches of each distinct search (by filterKey) among the new items, newest first: the
+ * intersection of its parts' matches. Parts not matched yet are matched first (in `tx`).
+ */
+async function matchSearches(
+  tx: Db,
+  kind: AlertKind,
+  searches: Map<string, ServiceAlertFilters | VacancyAlertFilters>,
+  candidates: Map<string, number>,
+  state: { parts: PartMatches; texts: TextQueries; matches: Map<string, string[]> },
+): Promise<void> {
+  const partsByKey = new Map<string, Part[]>();
+  const missing = new Map<string, Part>();
+  for (const [key, filters] of searches) {
+    if (state.matches.has(key)) continue;
+    const parts = partsOf(kind, filters);
+    partsByKey.set(key, parts);
+    for (const p of parts) if (!state.parts.has(partKey(p))) missing.set(partKey(p), p);
+  }
+  await matchParts(
+    tx,
+    kind,
+    [...missing.values()],
+    [...candidates.keys()],
+    state.parts,
+    state.texts,
+  );
+  const newest = (a: string, b: string) =>
+    candidates.get(b)! - candidates.get(a)! || (a < b ? -1 : a > b ? 1 : 0);
+  for (const [key, parts] of partsByKey) {
+    const sets = parts.map((p) => state.parts.get(partKey(p))!).sort((a, b) => a.size - b.size);
+    const [smallest, ...rest] = sets;
+    const ids = [...smallest!].filter((id) => rest.every((s) => s.has(id)));
+    state.matches.set(key, ids.sort(newest));
+  }
 }
 
 /** What a digest shows of each item, by id. */
@@ -234,7 +304,7 @@ async function itemDetails(
   ids: string[],
 ): Promise<Map<string, { name: string; detail: string; path: string }>> {
   if (!ids.length) return new Map();
-  const list = sql`(SELECT (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::uuid)`;
+  const list = sql`(SELECT unnest(${uuidArray(ids)}::uuid[]))`;
   const statement =
     kind === 'services'
       ? sql`SELECT id, name, address AS detail, '/services/' || id AS path
@@ -280,14 +350,37 @@ export function fullSearchUrl(
   return `${publicUrl}/?${p.toString()}`;
 }
 
+/** Unconfirmed subscriptions are deleted this long after they were made (nothing was sent). */
+export const UNCONFIRMED_TTL_MS = 7 * 24 * 60 * 60_000;
+
+/** Deletes the subscriptions left unconfirmed for UNCONFIRMED_TTL_MS; how many. */
+export async function purgeUnconfirmed(db: Db, now: Date): Promise<number> {
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(sql`WITH gone AS (DELETE FROM alert_subscriptions
+        WHERE confirmed_at IS NULL AND created_at < ${new Date(
+          now.getTime() - UNCONFIRMED_TTL_MS,
+        ).toISOString()}::timestamptz
+        RETURNING 1)
+      SELECT count(*)::int AS n FROM gone`),
+  );
+  return row?.n ?? 0;
+}
+
 /**
- * One run: every subscription whose period has ended gets its digest (when something is new)
- * and its period moved on. Safe to run at once in several processes.
+ * One run: the unconfirmed subscriptions past their week are deleted, then every subscription
+ * whose period has ended gets its digest (when something is new) and its period moved on. Safe
+ * to run at once in several processes.
  */
 export async function runDigests(o: DigestOptions): Promise<DigestRunResult> {
-  const total: DigestRunResult = { subscriptions: 0, mails: 0, pairs: 0 };
+  const now = (o.now ?? (() => new Date()))();
+  const total: DigestRunResult = {
+    subscriptions: 0,
+    mails: 0,
+    pairs: 0,
+    purged: await purgeUnconfirmed(o.db, now),
+  };
   for (const kind of ['services', 'vacancies'] as const) {
-    const r = await runKind(o, kind);
+    const r = await runKind(o, kind, now);
     total.subscriptions += r.subscriptions;
     total.mails += r.mails;
     total.pairs += r.pairs;
@@ -295,41 +388,37 @@ export async function runDigests(o: DigestOptions): Promise<DigestRunResult> {
   return total;
 }
 
-async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResult> {
+const parsed = (filters: Claimed['filters'] | string): Claimed['filters'] =>
+  typeof filters === 'string' ? JSON.parse(filters) : filters;
+
+async function runKind(o: DigestOptions, kind: AlertKind, now: Date) {
   const { db } = o;
-  const now = (o.now ?? (() => new Date()))();
-  const result: DigestRunResult = { subscriptions: 0, mails: 0, pairs: 0 };
+  const result = { subscriptions: 0, mails: 0, pairs: 0 };
   const [first] = rowsOf<{ since: string | null }>(
     await db.execute(sql`SELECT min(${sinceOf})::text AS since
       FROM alert_subscriptions WHERE ${due(kind, now)}`),
   );
   if (!first?.since) return result;
-  // Computed once per run: the new items, their details, and each filter set's matches.
+  // Computed once per run: the new items, their details, and each search's matches.
   const candidates = await newItems(db, kind, first.since);
   const details = await itemDetails(db, kind, [...candidates.keys()]);
-  const matches = new Map<string, string[]>();
+  const state = { parts: new Map(), texts: new Map(), matches: new Map<string, string[]>() };
   /** Each search's lines and link in a language, once per run. */
   const searches = new Map<string, { lines: string[]; url: string }>();
-  const texts: TextQueries = new Map();
   const batchSize = o.batchSize ?? 5000;
   // Every distinct search of the due subscriptions, matched at once.
   const distinct = new Map<string, Claimed['filters']>();
   for (const r of rowsOf<{ filters: Claimed['filters'] | string }>(
     await db.execute(sql`SELECT DISTINCT filters FROM alert_subscriptions WHERE ${due(kind, now)}`),
   )) {
-    const filters = typeof r.filters === 'string' ? JSON.parse(r.filters) : r.filters;
+    const filters = parsed(r.filters);
     distinct.set(filterKey(filters), filters);
   }
   await db.transaction((tx) =>
-    matchAll(
-      tx as unknown as Db,
-      kind,
-      [...distinct].map(([key, filters]) => ({ key, filters })),
-      [...candidates.keys()],
-      matches,
-      texts,
-    ),
+    matchSearches(tx as unknown as Db, kind, distinct, candidates, state),
   );
+  /** A search's new matches after a time: the same for the many that share both. */
+  const newSince = new Map<string, string[]>();
 
   for (;;) {
     const done = await db.transaction(async (tx) => {
@@ -339,33 +428,28 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
           FROM alert_subscriptions WHERE ${due(kind, now)}
           ORDER BY id LIMIT ${batchSize}
           FOR UPDATE SKIP LOCKED`),
-      ).map((r) => ({
-        ...r,
-        filters: typeof r.filters === 'string' ? JSON.parse(r.filters) : r.filters,
-      }));
+      ).map((r) => ({ ...r, filters: parsed(r.filters) }));
       if (!claimed.length) return true;
 
+      // A search changed since the run began (its subscription's filters were edited): matched now.
       const missing = new Map<string, Claimed['filters']>();
       for (const c of claimed) {
         const key = filterKey(c.filters);
-        if (!matches.has(key)) missing.set(key, c.filters);
+        if (!state.matches.has(key)) missing.set(key, c.filters);
       }
-      // A search changed since (its subscription's filters were edited): matched now.
-      await matchAll(
-        tx as unknown as Db,
-        kind,
-        [...missing].map(([key, filters]) => ({ key, filters })),
-        [...candidates.keys()],
-        matches,
-        texts,
-      );
+      await matchSearches(tx as unknown as Db, kind, missing, candidates, state);
 
       // Each subscription's new matches, the newest first.
       const news = claimed.map((c) => {
         const since = new Date(c.since).getTime();
-        const items = (matches.get(filterKey(c.filters)) ?? [])
-          .filter((i) => candidates.get(i)! > since && details.has(i))
-          .sort((a, b) => candidates.get(b)! - candidates.get(a)! || a.localeCompare(b));
+        const key = `${since} ${filterKey(c.filters)}`;
+        let items = newSince.get(key);
+        if (!items) {
+          items = state.matches
+            .get(filterKey(c.filters))!
+            .filter((i) => candidates.get(i)! > since && details.has(i));
+          newSince.set(key, items);
+        }
         return { c, since, items };
       });
       // An item of the look-back (from before the last digest) may have been mailed by it.
@@ -377,20 +461,25 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
           ? rowsOf<{ s: string; i: string }>(
               await tx.execute(sql`
                 SELECT d.subscription_id AS s, d.item_id AS i
-                FROM jsonb_array_elements(${JSON.stringify(maybeMailed)}::jsonb) p
-                JOIN alert_deliveries d ON d.subscription_id = (p->>0)::uuid
-                  AND d.item_kind = ${kind} AND d.item_id = (p->>1)::uuid`),
+                FROM unnest(${uuidArray(maybeMailed.map((p) => p[0]!))}::uuid[],
+                            ${uuidArray(maybeMailed.map((p) => p[1]!))}::uuid[]) AS p(s, i)
+                JOIN alert_deliveries d ON d.subscription_id = p.s
+                  AND d.item_kind = ${kind} AND d.item_id = p.i`),
             ).map((r) => `${r.s} ${r.i}`)
           : [],
       );
-      // The first DIGEST_ITEM_CAP of what was not mailed before are listed.
+      // The first DIGEST_ITEM_CAP of what was not mailed before are listed. Those the next
+      // period's look-back reaches (new within DIGEST_LOOKBACK_MS of now) are recorded.
       const fresh = new Map<string, string[]>();
       const pairs: [string, string][] = [];
+      const reachedAgain = (i: string) => candidates.get(i)! > now.getTime() - DIGEST_LOOKBACK_MS;
       for (const { c, items } of news) {
-        const unmailed = items.filter((i) => !before.has(`${c.id} ${i}`));
+        const unmailed = before.size ? items.filter((i) => !before.has(`${c.id} ${i}`)) : items;
         if (!unmailed.length) continue;
         fresh.set(c.id, unmailed);
-        for (const i of unmailed.slice(0, DIGEST_ITEM_CAP)) pairs.push([c.id, i]);
+        for (const i of unmailed.slice(0, DIGEST_ITEM_CAP)) {
+          if (reachedAgain(i)) pairs.push([c.id, i]);
+        }
       }
       // The record of each pair listed; one that is there already is not listed again.
       const recorded = new Set(
@@ -407,14 +496,16 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
           : [],
       );
 
+      let listedPairs = 0;
       const mails = claimed.flatMap((c) => {
         const all = fresh.get(c.id);
         if (!all) return [];
         const listed = all
           .slice(0, DIGEST_ITEM_CAP)
-          .filter((i) => recorded.has(`${c.id} ${i}`))
+          .filter((i) => !reachedAgain(i) || recorded.has(`${c.id} ${i}`))
           .map((i) => details.get(i)!);
         if (!listed.length) return [];
+        listedPairs += listed.length;
         const items: DigestItem[] = listed.map((d) => ({
           name: d.name,
           detail: d.detail,
@@ -448,17 +539,16 @@ async function runKind(o: DigestOptions, kind: AlertKind): Promise<DigestRunResu
           },
         ];
       });
+      // Every digest of the batch is queued here, in the transaction that claimed it.
       await o.outbox.enqueueMany(tx, 'alertDigest', mails);
       // …and its push to each device of the alert (alerts/push.ts).
       await enqueueAlertPushes(tx, mails);
       await tx.execute(sql`
         UPDATE alert_subscriptions SET last_digest_at = ${now.toISOString()}::timestamptz
-        WHERE id IN (SELECT (jsonb_array_elements_text(${JSON.stringify(
-          claimed.map((c) => c.id),
-        )}::jsonb))::uuid)`);
+        WHERE id = ANY(${uuidArray(claimed.map((c) => c.id))}::uuid[])`);
       result.subscriptions += claimed.length;
       result.mails += mails.length;
-      result.pairs += recorded.size;
+      result.pairs += listedPairs;
       return {
         last: claimed.length < batchSize,
         subscriptions: claimed.length,

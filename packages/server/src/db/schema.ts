@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   doublePrecision,
@@ -104,6 +105,8 @@ export const services = pgTable(
     reconfirmMailedAt: timestamp('reconfirm_mailed_at', { withTimezone: true }),
     reconfirmRemindedAt: timestamp('reconfirm_reminded_at', { withTimezone: true }),
     confirmation: text('confirmation').$type<ConfirmationState>().notNull().default('current'),
+    /** Its last approval, set by the approve route; alert digests read it (migration 0016). */
+    approvedAt: timestamp('approved_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -111,6 +114,9 @@ export const services = pgTable(
     index('services_owner_idx').on(t.ownerId),
     index('services_status_country_category_idx').on(t.status, t.countryCode, t.category),
     index('services_lat_lng_idx').on(t.lat, t.lng),
+    index('services_approved_at_idx')
+      .on(t.approvedAt)
+      .where(sql`${t.approvedAt} IS NOT NULL`),
   ],
 );
 
@@ -130,7 +136,10 @@ export const vacancies = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('vacancies_service_idx').on(t.serviceId)],
+  (t) => [
+    index('vacancies_service_idx').on(t.serviceId),
+    index('vacancies_created_at_idx').on(t.createdAt),
+  ],
 );
 
 /** "I have used this service": one mark per browser (an anonymous random id). */
@@ -304,6 +313,9 @@ export const alertSubscriptions = pgTable(
     index('alert_subscriptions_confirmed_frequency_idx')
       .on(t.frequency, t.lastDigestAt)
       .where(sql`${t.confirmedAt} IS NOT NULL`),
+    index('alert_subscriptions_unconfirmed_idx')
+      .on(t.createdAt)
+      .where(sql`${t.confirmedAt} IS NULL`),
     check('alert_subscriptions_locale_check', sql`${t.locale} IN ('ua', 'en_GB')`),
     check('alert_subscriptions_kind_check', sql`${t.kind} IN ('services', 'vacancies')`),
     check(
@@ -347,3 +359,17 @@ export const alertDeliveries = pgTable(
   },
   (t) => [primaryKey({ columns: [t.subscriptionId, t.itemKind, t.itemId] })],
 );
+
+/**
+ * The catalogue version (migration 0016): `version` plus the rows of catalogue_changes moves on
+ * with every committed change to what the open data exports; the open-data ETag is built from it.
+ */
+export const catalogueVersion = pgTable('catalogue_version', {
+  id: boolean('id').primaryKey().default(true),
+  version: bigint('version', { mode: 'number' }).notNull(),
+});
+
+/** One row per transaction that changed what the open data exports, until folded (0016). */
+export const catalogueChanges = pgTable('catalogue_changes', {
+  tx: bigint('tx', { mode: 'number' }).primaryKey(),
+});

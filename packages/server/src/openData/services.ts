@@ -1,163 +1,149 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { OPEN_DATA_FIELDS, OPEN_DATA_LICENSE, type OpenDataService } from '@poruch/core';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/types.js';
-import { services } from '../db/schema.js';
+import { catalogueChanges, catalogueVersion, services } from '../db/schema.js';
 import { publiclyVisible } from '../search/visibility.js';
 
 /**
  * The open-data export of the catalogue (docs/open-data.md): every publicly visible service with
  * its public fields, as CSV or GeoJSON, read in primary-key order a page at a time and written to
  * the answer as each page arrives, so neither the database nor this process holds the whole set.
+ * The database writes each page as the file's own text (CSV lines, GeoJSON features), which this
+ * process passes on without parsing it.
  */
 
 /** Services read per query; also what one chunk of the answer holds. */
 export const OPEN_DATA_PAGE_ROWS = 1000;
 
 /** Moves on when the files' layout changes, so a cached copy of the old layout is not reused. */
-const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 2;
+
+/** How a field is written: text quoted in CSV, numbers and booleans bare. */
+type FieldType = 'text' | 'number' | 'boolean';
 
 /**
- * The public fields of a service, in OpenDataService's order (without `url`, which is built from
- * the id): the position only when the owner shows the service on the map, times as milliseconds
- * since the epoch.
+ * The public fields of a service, in OPEN_DATA_FIELDS's order: the position only when the owner
+ * shows the service on the map, times in ISO 8601 (UTC, milliseconds). The database trigger that
+ * moves the catalogue version (migration 0016) compares the columns these read.
  */
-const FIELDS = sql`${services.id}, ${services.name}, ${services.category}, ${services.countryCode},
-  coalesce(${services.addressDetails}->>'city', ''), ${services.address},
-  CASE WHEN ${services.showOnMap} THEN ${services.lat} END,
-  CASE WHEN ${services.showOnMap} THEN ${services.lng} END,
-  ${services.isOnline}, ${services.website}, ${services.phone}, ${services.descriptionUa},
-  ${services.descriptionOther}, ${services.isPartner}, ${services.haveVacancy},
-  floor(extract(epoch FROM ${services.createdAt}) * 1000),
-  floor(extract(epoch FROM ${services.updatedAt}) * 1000)`;
+const iso = (column: SQL) =>
+  sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const FIELDS = (publicUrl: string): Record<keyof OpenDataService, [SQL, FieldType]> => ({
+  id: [sql`${services.id}::text`, 'text'],
+  name: [sql`${services.name}`, 'text'],
+  category: [sql`${services.category}`, 'text'],
+  countryCode: [sql`${services.countryCode}`, 'text'],
+  city: [sql`coalesce(${services.addressDetails}->>'city', '')`, 'text'],
+  address: [sql`${services.address}`, 'text'],
+  lat: [sql`CASE WHEN ${services.showOnMap} THEN ${services.lat} END`, 'number'],
+  lng: [sql`CASE WHEN ${services.showOnMap} THEN ${services.lng} END`, 'number'],
+  isOnline: [sql`${services.isOnline}`, 'boolean'],
+  website: [sql`${services.website}`, 'text'],
+  phone: [sql`${services.phone}`, 'text'],
+  descriptionUa: [sql`${services.descriptionUa}`, 'text'],
+  descriptionOther: [sql`${services.descriptionOther}`, 'text'],
+  isPartner: [sql`${services.isPartner}`, 'boolean'],
+  haveVacancy: [sql`${services.haveVacancy}`, 'boolean'],
+  createdAt: [iso(sql`${services.createdAt}`), 'text'],
+  updatedAt: [iso(sql`${services.updatedAt}`), 'text'],
+  url: [sql`${publicUrl}::text || '/services/' || ${services.id}`, 'text'],
+});
 
-/** One row of FIELDS as JSON gives it. */
-type Tuple = [
-  string,
-  string,
-  OpenDataService['category'],
-  string,
-  string,
-  string,
-  number | null,
-  number | null,
-  boolean,
-  string,
-  string,
-  string,
-  string,
-  boolean,
-  boolean,
-  number,
-  number,
-];
+/**
+ * One CSV cell (RFC 4180) of a value: numbers and booleans bare, empty for null, any text in
+ * double quotes with its quotes doubled. Text starting with = + - @ tab or carriage return gets a
+ * leading apostrophe first, so a spreadsheet shows it as text instead of running it as a formula
+ * (OWASP's CSV injection advice).
+ */
+function csvCell([value, type]: [SQL, FieldType]): SQL {
+  if (type !== 'text') return sql`coalesce((${value})::text, '')`;
+  return sql`coalesce('"' || replace(CASE WHEN left(${value}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r')
+    THEN '''' || ${value} ELSE ${value} END, '"', '""') || '"', '')`;
+}
+
+/** A GeoJSON Feature (RFC 7946): the position as a Point, null when there is none to show. */
+function feature(publicUrl: string): SQL {
+  const fields = FIELDS(publicUrl);
+  const { lat, lng } = fields;
+  const properties = OPEN_DATA_FIELDS.filter((f) => f !== 'lat' && f !== 'lng').map(
+    (f) => sql`${f}::text, ${fields[f][0]}`,
+  );
+  return sql`json_build_object('type', 'Feature', 'id', ${services.id},
+    'geometry', CASE WHEN ${lat[0]} IS NOT NULL AND ${lng[0]} IS NOT NULL
+      THEN json_build_object('type', 'Point', 'coordinates', json_build_array(${lng[0]}, ${lat[0]}))
+      END,
+    'properties', json_build_object(${sql.join(properties, sql`, `)}))::text`;
+}
+
+/** One page's text in a format: CSV records, or GeoJSON features separated by `,\n`. */
+function pageText(format: OpenDataFormat, publicUrl: string): SQL {
+  if (format === 'geojson')
+    return sql`string_agg(${feature(publicUrl)}, E',\\n' ORDER BY ${services.id})`;
+  const fields = FIELDS(publicUrl);
+  const cells = OPEN_DATA_FIELDS.map((f) => csvCell(fields[f]));
+  return sql`string_agg(${sql.join(cells, sql` || ',' || `)} || E'\\r\\n', '' ORDER BY ${services.id})`;
+}
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
- * What the export holds now, cheaply comparable and the same on every instance: how many visible
- * services, and a sum of a hash of each one's id and row version (`xmin`, the transaction that
- * wrote the row as it is now). A service appearing, disappearing or written in any way changes
- * it; a write still uncommitted does not (it counts what this read sees). One scan of the visible
- * services without reading their text, kept per write by the route.
+ * What the export holds now, cheaply comparable and the same on every instance: the catalogue
+ * version (migration 0016), which moves on when a committed change alters what the export
+ * shows (a visible service added, changed, hidden or removed) and only then. One row and a
+ * count of a small table, in one statement.
  */
-export async function openDataFingerprint(db: Db): Promise<string> {
-  const [row] = rowsOf<{ n: number; h: string }>(
-    await db.execute(sql`SELECT count(*)::int AS n,
-        coalesce(sum(hashtextextended(${services.id}::text, xmin::text::bigint)), 0)::text AS h
-      FROM ${services} WHERE ${publiclyVisible()}`),
+export async function openDataVersion(db: Db): Promise<string> {
+  const [row] = rowsOf<{ v: string }>(
+    await db.execute(sql`SELECT (${catalogueVersion.version}
+        + (SELECT count(*) FROM ${catalogueChanges}))::text AS v FROM ${catalogueVersion}`),
   );
-  return `${row?.n ?? 0}.${row?.h ?? 0}`;
+  return row?.v ?? '0';
 }
 
-/** The ETag of one format of the export at a fingerprint (weak: every encoding has the same). */
-export const openDataEtag = (format: OpenDataFormat, fingerprint: string, publicUrl: string) =>
+/** The ETag of one format of the export at a version (weak: every encoding has the same). */
+export const openDataEtag = (format: OpenDataFormat, version: string, publicUrl: string) =>
   `W/"${createHash('sha1')
-    .update(`${FORMAT_VERSION}|${format}|${publicUrl}|${fingerprint}`)
+    .update(`${FORMAT_VERSION}|${format}|${publicUrl}|${version}`)
     .digest('base64url')}"`;
 
 /**
- * The visible services, a page at a time, in id order (keyset paging on the primary key). Each
- * page comes back as one JSON text, which both drivers hand over much faster than its rows.
+ * The visible services as the format's text, a page at a time, in id order (keyset paging on
+ * the primary key); each page one text value from the database.
  */
-async function* servicePages(db: Db, publicUrl: string): AsyncGenerator<OpenDataService[]> {
+async function* servicePages(
+  db: Db,
+  format: OpenDataFormat,
+  publicUrl: string,
+): AsyncGenerator<Buffer> {
+  const text = pageText(format, publicUrl);
   let after: string | null = null;
-  for (;;) {
+  for (let first = true; ; first = false) {
     // What was written so far leaves first (PGlite's queries hold the event loop while they run).
     await new Promise((resolve) => setImmediate(resolve));
-    const [row] = rowsOf<{ page: string | null }>(
-      await db.execute(sql`SELECT json_agg(json_build_array(${FIELDS}) ORDER BY ${services.id})::text
-          AS page
+    const rows: { page: string | null; n: number; last: string | null }[] = rowsOf(
+      await db.execute(sql`SELECT ${text} AS page, count(*)::int AS n,
+          max(${services.id}::text) AS last
         FROM (SELECT * FROM ${services} WHERE ${publiclyVisible()}${
           after === null ? sql`` : sql` AND ${services.id} > ${after}::uuid`
         } ORDER BY ${services.id} LIMIT ${OPEN_DATA_PAGE_ROWS}) ${services}`),
     );
-    const tuples = JSON.parse(row?.page ?? '[]') as Tuple[];
-    if (tuples.length) yield tuples.map((t) => serviceOf(t, publicUrl));
-    if (tuples.length < OPEN_DATA_PAGE_ROWS) return;
-    after = tuples.at(-1)![0];
+    const row = rows[0];
+    if (row?.page) {
+      const separator = format === 'geojson' ? (first ? '\n' : ',\n') : '';
+      yield Buffer.from(separator + row.page);
+    }
+    if (!row || row.n < OPEN_DATA_PAGE_ROWS) return;
+    after = row.last;
   }
-}
-
-function serviceOf(t: Tuple, publicUrl: string): OpenDataService {
-  const [id, name, category, countryCode, city, address, lat, lng] = t;
-  return {
-    id,
-    name,
-    category,
-    countryCode,
-    city,
-    address,
-    lat,
-    lng,
-    isOnline: t[8],
-    website: t[9],
-    phone: t[10],
-    descriptionUa: t[11],
-    descriptionOther: t[12],
-    isPartner: t[13],
-    haveVacancy: t[14],
-    createdAt: new Date(t[15]).toISOString(),
-    updatedAt: new Date(t[16]).toISOString(),
-    url: `${publicUrl}/services/${id}`,
-  };
 }
 
 export type OpenDataFormat = 'csv' | 'geojson';
 
-/** A cell's characters that make a spreadsheet read it as a formula (OWASP's list). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/**
- * One CSV cell (RFC 4180): numbers and booleans bare, empty for null, any text in double quotes
- * with its quotes doubled. Text starting with = + - @ tab or carriage return gets a leading
- * apostrophe first, so a spreadsheet shows it as text instead of running it as a formula
- * (OWASP's CSV injection advice).
- */
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  const text = String(value);
-  return `"${(FORMULA_START.test(text) ? `'${text}` : text).replaceAll('"', '""')}"`;
-}
-
 async function* csvChunks(db: Db, publicUrl: string): AsyncGenerator<Buffer> {
   yield Buffer.from(`${OPEN_DATA_FIELDS.join(',')}\r\n`);
-  for await (const page of servicePages(db, publicUrl)) {
-    let chunk = '';
-    for (const service of page) {
-      chunk += `${OPEN_DATA_FIELDS.map((f) => csvCell(service[f])).join(',')}\r\n`;
-    }
-    yield Buffer.from(chunk);
-  }
-}
-
-/** A GeoJSON Feature (RFC 7946): the position as a Point, null when there is none to show. */
-function feature(service: OpenDataService): string {
-  const { lat, lng, ...properties } = service;
-  const geometry = lat === null || lng === null ? null : { type: 'Point', coordinates: [lng, lat] };
-  return JSON.stringify({ type: 'Feature', id: service.id, geometry, properties });
+  yield* servicePages(db, 'csv', publicUrl);
 }
 
 async function* geojsonChunks(db: Db, publicUrl: string): AsyncGenerator<Buffer> {
@@ -168,12 +154,7 @@ async function* geojsonChunks(db: Db, publicUrl: string): AsyncGenerator<Buffer>
   };
   // The members before `features`, then the features as they are read.
   yield Buffer.from(`${JSON.stringify(head).slice(0, -1)},"features":[`);
-  let first = true;
-  for await (const page of servicePages(db, publicUrl)) {
-    const chunk = page.map(feature).join(',\n');
-    yield Buffer.from(`${first ? '\n' : ',\n'}${chunk}`);
-    first = false;
-  }
+  yield* servicePages(db, 'geojson', publicUrl);
   yield Buffer.from('\n]}\n');
 }
 

@@ -55,12 +55,20 @@ const run = (now: Date, more: Partial<DigestOptions> = {}) =>
     ...more,
   });
 
-/** The items recorded for a subscription, by id. */
+/**
+ * The items mailed to a subscription in all its digests, by id (each item's name is unique in
+ * these tests): one entry per listing, so an item mailed twice shows twice.
+ */
 async function delivered(subscriptionId: string): Promise<string[]> {
   const rows = rowsOf<{ id: string }>(
-    await db().execute(
-      sql`SELECT item_id AS id FROM alert_deliveries WHERE subscription_id = ${subscriptionId}`,
-    ),
+    await db().execute(sql`
+      SELECT x.id FROM alert_subscriptions a
+      JOIN mail_outbox m ON m.recipient = a.email AND m.template = 'alertDigest'
+      CROSS JOIN jsonb_array_elements(m.payload->'items') item
+      JOIN (SELECT id, name, 'services' AS kind FROM services
+            UNION ALL SELECT id, name, 'vacancies' FROM vacancies) x
+        ON x.name = item->>'name' AND x.kind = a.kind
+      WHERE a.id = ${subscriptionId}`),
   );
   return rows.map((r) => r.id).sort();
 }
@@ -170,6 +178,27 @@ describe('alert digests', () => {
       ),
     );
     expect(new Date(row!.last).getTime()).toBe(at(T0, 2 * DAY).getTime());
+  });
+
+  it('deletes a subscription left unconfirmed for a week, and nothing else', async () => {
+    const now = at(T0, 30 * DAY);
+    const made = async (email: string, daysAgo: number, confirmedAt: Date | null) => {
+      const id = await addSubscription(db(), { email, confirmedAt });
+      await db().execute(sql`UPDATE alert_subscriptions
+        SET created_at = ${at(now, -daysAgo * DAY).toISOString()}::timestamptz WHERE id = ${id}`);
+      return id;
+    };
+    const stale = await made('stale@digest.test', 7.01, null);
+    const recent = await made('recent@digest.test', 6.99, null);
+    const confirmed = await made('confirmed@digest.test', 20, at(now, -20 * DAY));
+    expect(await run(now)).toMatchObject({ purged: 1 });
+    const left = rowsOf<{ id: string }>(
+      await db().execute(sql`SELECT id FROM alert_subscriptions ORDER BY email`),
+    ).map((r) => r.id);
+    expect(left.sort()).toEqual([recent, confirmed].sort());
+    expect(left).not.toContain(stale);
+    // A day later the other one's week is over too.
+    expect(await run(at(now, DAY))).toMatchObject({ purged: 1 });
   });
 
   it('batches instant alerts at most hourly, and sends daily and weekly ones once a period', async () => {

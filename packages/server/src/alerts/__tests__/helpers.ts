@@ -7,8 +7,9 @@ import type {
   ServiceAlertFilters,
   VacancyAlertFilters,
 } from '@poruch/core';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/index.js';
-import { alertSubscriptions, auditLog, services, vacancies } from '../../db/schema.js';
+import { alertSubscriptions, services, vacancies } from '../../db/schema.js';
 
 export interface ServiceSpec {
   name: string;
@@ -18,11 +19,11 @@ export interface ServiceSpec {
   at?: [number, number];
   description?: string;
   status?: 'approved' | 'pending' | 'declined';
-  /** When an administrator approved it (an audit row), if ever. */
+  /** When an administrator approved it, if ever. */
   approvedAt?: Date;
 }
 
-/** A service written into the database, with its approval in the audit log. */
+/** A service written into the database, with its approval time. */
 export async function addService(db: Db, s: ServiceSpec): Promise<string> {
   const [row] = await db
     .insert(services)
@@ -41,14 +42,9 @@ export async function addService(db: Db, s: ServiceSpec): Promise<string> {
   return row!.id;
 }
 
-/** The audit row of an approval at `at`. */
+/** An approval at `at`: the service's `approved_at`, as the approve route sets it. */
 export async function approvedAt(db: Db, serviceId: string, at: Date): Promise<void> {
-  await db.insert(auditLog).values({
-    action: 'service.approve',
-    targetType: 'service',
-    targetId: serviceId,
-    createdAt: at,
-  });
+  await db.update(services).set({ approvedAt: at }).where(eq(services.id, serviceId));
 }
 
 /** A vacancy created at `at`. */

@@ -188,6 +188,8 @@ export async function adminRoutes(fastify: FastifyInstance) {
       change(request.params.id, request.account!.id, 'service.approve', {
         status: 'approved',
         declineReason: null,
+        // When it became new for alert digests (src/alerts/digest.ts).
+        approvedAt: app.now(),
         // An approval is a confirmation: a new yearly cycle (docs/product.md § Re-confirmation).
         ...confirmedNow(app.now()),
       }),

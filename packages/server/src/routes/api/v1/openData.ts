@@ -2,12 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Env } from '../../../env.js';
 import {
   openDataEtag,
-  openDataFingerprint,
   openDataStream,
+  openDataVersion,
   type OpenDataFormat,
 } from '../../../openData/services.js';
 import { notModified } from '../../../plugins/http-cache.js';
-import { ProfilePageCache } from '../../../plugins/profilePageCache.js';
 
 const TYPES: Record<OpenDataFormat, string> = {
   csv: 'text/csv; charset=utf-8',
@@ -16,20 +15,14 @@ const TYPES: Record<OpenDataFormat, string> = {
 
 /**
  * `GET open-data/services.csv` and `GET open-data/services.geojson`: the catalogue's open data
- * (docs/open-data.md), streamed, with an ETag from the export's fingerprint.
+ * (docs/open-data.md), streamed, with an ETag from the catalogue version (one row read).
  */
 export async function openDataRoutes(app: FastifyInstance, { env }: { env: Env }) {
-  // The fingerprint is one scan of the visible services: kept until the next write to services
-  // or vacancies, exactly as profiles are (ProfilePageCache), and at most 30 s.
-  const fingerprints = new ProfilePageCache<{ value: string }>(1);
-
   const handler =
     (format: OpenDataFormat) => async (request: FastifyRequest, reply: FastifyReply) => {
-      const fingerprint = await fingerprints.get(app.db, 'services', async () => ({
-        value: await openDataFingerprint(app.db),
-      }));
+      const version = await openDataVersion(app.db);
       // Cache-Control comes from the route's policy (plugins/http-cache.ts).
-      if (notModified(request, reply, openDataEtag(format, fingerprint!.value, env.PUBLIC_URL))) {
+      if (notModified(request, reply, openDataEtag(format, version, env.PUBLIC_URL))) {
         return reply.code(304).send();
       }
       reply.type(TYPES[format]);
