@@ -1,6 +1,7 @@
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectErrors, screenshot } from './fixtures/index.js';
+import { newPage } from './helpers/screens.js';
 import { LONG, startWidgetEnv, waitForState, type WidgetEnv } from './helpers/widgets.js';
 
 /**
@@ -73,16 +74,11 @@ async function holdFirst(page: Page, q: string) {
   };
 }
 
-async function homePage(lang: string, width = 1280) {
-  const context = await env.browser.newContext({ viewport: { width, height: 800 } });
-  await context.addInitScript((locale) => {
-    localStorage.setItem('poruch_e2e', '1');
-    localStorage.setItem('locale', locale);
-    localStorage.setItem('cookies_banner_essentials', 'true');
-    localStorage.setItem('cookies_banner_marketing', 'false');
-  }, lang);
-  const page = await context.newPage();
-  return { context, page, errors: collectErrors(page) };
+/** A page in the language, its cookie choice made (newPage), and its errors. */
+async function homePage(lang: string) {
+  const page = await newPage(env.browser);
+  await page.addInitScript((locale) => localStorage.setItem('locale', locale), lang);
+  return { page, errors: collectErrors(page) };
 }
 
 const cardTitles = (page: Page) =>
@@ -94,7 +90,7 @@ describe('search as you type on the home page', () => {
     async (lang) => {
       const expected = await apiSearch(FIRST);
       expect(expected.total).toBeGreaterThan(0);
-      const { context, page, errors } = await homePage(lang);
+      const { page, errors } = await homePage(lang);
       await page.goto(`${env.server.baseUrl}/`);
       const box = page.getByRole('searchbox');
       await expect
@@ -137,7 +133,7 @@ describe('search as you type on the home page', () => {
         .toMatch(new RegExp(`\\b${expected.total}\\b`));
       await screenshot(page, `home-typing-${lang}`);
       expect(errors).toEqual([]);
-      await context.close();
+      await page.close();
     },
     120_000,
   );
@@ -145,7 +141,7 @@ describe('search as you type on the home page', () => {
   it('an answer that comes late never replaces a newer one', async () => {
     const newer = await apiSearch(SECOND);
     expect(newer.total).toBeGreaterThan(0);
-    const { context, page, errors } = await homePage('en_GB');
+    const { page, errors } = await homePage('en_GB');
     await page.goto(`${env.server.baseUrl}/?view=list`);
     await expect
       .poll(() => page.locator('.results__count').textContent(), { timeout: LONG })
@@ -161,7 +157,7 @@ describe('search as you type on the home page', () => {
     expect(await cardTitles(page)).toEqual(titles);
     expect(new URL(page.url()).searchParams.get('q')).toBe(SECOND);
     expect(errors).toEqual([]);
-    await context.close();
+    await page.close();
   }, 120_000);
 });
 

@@ -170,7 +170,7 @@ export function apiServerForSuite(env: Record<string, string> = {}): ApiServer {
   beforeAll(async () => {
     server = await startApiServer(env);
     useOrigin(server.url);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await server?.close();
   });

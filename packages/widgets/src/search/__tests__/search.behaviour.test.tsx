@@ -1,7 +1,12 @@
 import { cleanup } from '@testing-library/react';
-import { fireEvent, waitFor, within } from '@testing-library/dom';
+import { configure, fireEvent, waitFor, within } from '@testing-library/dom';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { cityAddress, withOutage, type SeededService } from '../../__tests__/helpers/apiServer.js';
+import {
+  cityAddress,
+  withGate,
+  withOutage,
+  type SeededService,
+} from '../../__tests__/helpers/apiServer.js';
 import { stateOf, widgetRoot } from '../../__tests__/helpers/shadow.js';
 import { removeElements, widgetSuite } from '../../__tests__/helpers/mounts.js';
 import type { FocusEventDetail, SearchEventDetail } from '../../map/filters.js';
@@ -9,6 +14,8 @@ import { PoruchSearch } from '../PoruchSearch.js';
 import '../element.js';
 
 const { api, mounts } = widgetSuite(PoruchSearch, 'poruch-search', ['page-size']);
+// Two cores shared with other suites: an answer may take more than the default second.
+configure({ asyncUtilTimeout: 10_000 });
 let berlin: SeededService;
 
 beforeAll(async () => {
@@ -36,7 +43,7 @@ beforeAll(async () => {
     category: 'auto',
     ...cityAddress(50.0647, 19.945, 'Kraków', 'PL'),
   });
-}, 60_000);
+}, 180_000);
 
 const names = (root: HTMLElement) =>
   Array.from(root.querySelectorAll('.result h3')).map((n) => n.textContent);
@@ -200,5 +207,80 @@ describe.each(mounts)('<poruch-search> as a %s', (_name, mount) => {
         fetchSpy.mockRestore();
       }
     });
+  });
+});
+
+/** Types into the search box, as a person does, without pressing Search. */
+const typeText = (root: HTMLElement, q: string) =>
+  fireEvent.change(within(root).getByRole('searchbox'), { target: { value: q } });
+
+describe.each(mounts)('<poruch-search> as a %s, searching as the visitor types', (_name, mount) => {
+  it('shows the results of typed text without the Search button, and all again when cleared', async () => {
+    const seen: SearchEventDetail[] = [];
+    const on = (e: Event) => seen.push((e as CustomEvent<SearchEventDetail>).detail);
+    document.addEventListener('poruch:search', on);
+    try {
+      const root = await widgetRoot(await mount({ apiBase: api.url, lang: 'en_GB' }));
+      await waitFor(() => expect(countText(root)).toBe('Results: 4'));
+      typeText(root, 'пекарня');
+      await waitFor(() =>
+        expect(names(root).sort()).toEqual([
+          'Пекарня «Колосок»',
+          'Пекарня «Хлібчик»',
+          'Пекарня онлайн «Тісто»',
+        ]),
+      );
+      expect(countText(root)).toBe('Results: 3');
+      // A paired map hears the typed text too.
+      expect(seen.at(-1)?.filters.q).toBe('пекарня');
+      typeText(root, '');
+      await waitFor(() => expect(countText(root)).toBe('Results: 4'));
+    } finally {
+      document.removeEventListener('poruch:search', on);
+    }
+  });
+
+  it('the Search button searches what the box holds, one letter too', async () => {
+    const root = await widgetRoot(await mount({ apiBase: api.url, lang: 'en_GB' }));
+    await waitFor(() => expect(countText(root)).toBe('Results: 4'));
+    typeText(root, 'мотор');
+    await waitFor(() => expect(names(root)).toEqual(['СТО «Мотор»']));
+    const oneLetter = await fetch(`${api.url}/api/v1/services?q=${encodeURIComponent('п')}`);
+    const { total } = (await oneLetter.json()) as { total: number };
+    expect(total).not.toBe(1);
+    typeText(root, 'п');
+    fireEvent.submit(within(root).getByRole('search'));
+    await waitFor(() => expect(countText(root)).toBe(`Results: ${total}`));
+  });
+
+  it('a late answer never replaces a newer one', async () => {
+    await withGate(
+      api,
+      (url) => url.pathname.endsWith('/services') && url.searchParams.get('q') === 'пекарня',
+      async (gate) => {
+        const root = await widgetRoot(await mount({ apiBase: gate.url, lang: 'en_GB' }));
+        await waitFor(() => expect(countText(root)).toBe('Results: 4'));
+        typeText(root, 'пекарня');
+        await gate.held; // its answer waits
+        typeText(root, 'мотор');
+        await waitFor(() => expect(names(root)).toEqual(['СТО «Мотор»']));
+        // Now the older search's answer comes.
+        await gate.release();
+        await new Promise((r) => setTimeout(r, 50));
+        expect(names(root)).toEqual(['СТО «Мотор»']);
+        expect(countText(root)).toBe('Results: 1');
+      },
+    );
+  });
+
+  it('tells screen readers the count once it settles, not each answer while typing', async () => {
+    const root = await widgetRoot(await mount({ apiBase: api.url, lang: 'en_GB' }));
+    const status = () => within(root).getByRole('status').textContent;
+    await waitFor(() => expect(status()).toBe('Results: 4'));
+    typeText(root, 'мотор');
+    await waitFor(() => expect(countText(root)).toBe('Results: 1'));
+    // Shown at once, said a moment later.
+    expect(status()).toBe('Results: 4');
+    await waitFor(() => expect(status()).toBe('Results: 1'));
   });
 });
