@@ -7,8 +7,10 @@
  * Measures, per database: seeding, the version check and the lean SELECT, cold build of the
  * unfiltered index (first request) and of one filtered index, map p50/p95 over HTTP at zooms 3,
  * 8 and 14 (random 1280×800 viewports centred on random visible services, so around populated
- * areas), and requests/s at 50 connections with autocannon for the map and for /healthz (the
- * ceiling) against the same server, and how soon a write made through another instance (straight
+ * areas), the same with a text query (`q`) at each zoom, both a `q` never asked before on every
+ * request (built from words of a random visible service's name, the viewport centred on it) and a
+ * few popular ones asked again, and requests/s at 50 connections with autocannon for the map and
+ * for /healthz (the ceiling) against the same server, and how soon a write made through another instance (straight
  * SQL and a version bump, as another server process does) shows on the map (target: under 3 s).
  * Prints a Markdown table for docs/performance.md.
  */
@@ -78,6 +80,8 @@ interface Result {
   coldFilteredMs: number;
   zooms: Record<number, { p50: number; p95: number; items: number }>;
   filtered: { p50: number; p95: number };
+  /** Per zoom: a `q` never asked before on each request, and popular ones asked again. */
+  text: Record<number, { fresh: { p50: number; p95: number }; warm: { p50: number; p95: number } }>;
   rpsMap: number;
   rpsHealth: number;
   latencyMapP99: number;
@@ -155,6 +159,47 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
     }
     filteredTimes.sort((a, b) => a - b);
 
+    // Text queries: a q the map has never seen on every request (a prefix of a word of a random
+    // visible service's name, sometimes with a second word of it), the viewport centred on that
+    // service; then a few popular words asked again and again.
+    const seen = new Set<string>();
+    const freshQuery = () => {
+      for (;;) {
+        const c = centre();
+        const words = c.name.split(/[^\p{L}]+/u).filter((w) => w.length >= 3);
+        if (!words.length) continue;
+        const word = random.pick(words);
+        let q = word.slice(0, random.int(3, word.length)).toLowerCase();
+        if (words.length > 1 && random.chance(0.5)) q = `${random.pick(words).toLowerCase()} ${q}`;
+        if (seen.has(q)) continue;
+        seen.add(q);
+        return { c, q };
+      }
+    };
+    const popular = ['перукарня', 'автосервіс', 'barbershop', 'ремонт', 'shop'];
+    const text: Result['text'] = {};
+    for (let i = 0; i < 20; i++) {
+      const { c, q } = freshQuery(); // warm-up (JIT)
+      await get(`bbox=${viewport(c.lat, c.lng, 8)}&zoom=8&q=${encodeURIComponent(q)}`);
+    }
+    for (const zoom of ZOOMS) {
+      const fresh: number[] = [];
+      const warm: number[] = [];
+      for (let i = 0; i < REQUESTS; i++) {
+        const { c, q } = freshQuery();
+        const box = `bbox=${viewport(c.lat, c.lng, zoom)}&zoom=${zoom}`;
+        fresh.push((await timed(() => get(`${box}&q=${encodeURIComponent(q)}`)))[1]);
+        const p = encodeURIComponent(popular[i % popular.length]!);
+        warm.push((await timed(() => get(`${box}&q=${p}`)))[1]);
+      }
+      fresh.sort((a, b) => a - b);
+      warm.sort((a, b) => a - b);
+      text[zoom] = {
+        fresh: { p50: pct(fresh, 50), p95: pct(fresh, 95) },
+        warm: { p50: pct(warm, 50), p95: pct(warm, 95) },
+      };
+    }
+
     // Throughput at 50 connections: the map (zoom 8 viewports) and /healthz, same server.
     const mapRequests = Array.from({ length: 200 }, (_, i) => {
       const c = centre();
@@ -196,6 +241,7 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
       coldFilteredMs,
       zooms,
       filtered: { p50: pct(filteredTimes, 50), p95: pct(filteredTimes, 95) },
+      text,
       rpsMap: mapRun.requests.average,
       rpsHealth: healthRun.requests.average,
       latencyMapP99: mapRun.latency.p99,
@@ -245,6 +291,22 @@ for (const z of ZOOMS) {
 console.log(
   row('map filtered, warm, p50 / p95', (r) => `${ms(r.filtered.p50)} / ${ms(r.filtered.p95)}`),
 );
+for (const z of ZOOMS) {
+  console.log(
+    row(
+      `map with a q never seen, zoom ${z}, p50 / p95`,
+      (r) => `${ms(r.text[z]!.fresh.p50)} / **${ms(r.text[z]!.fresh.p95)}**`,
+    ),
+  );
+}
+for (const z of ZOOMS) {
+  console.log(
+    row(
+      `map with a popular q, zoom ${z}, p50 / p95`,
+      (r) => `${ms(r.text[z]!.warm.p50)} / ${ms(r.text[z]!.warm.p95)}`,
+    ),
+  );
+}
 console.log(
   row(
     'map req/s at 50 connections (p99 latency)',
