@@ -111,6 +111,8 @@ describe('alerts', () => {
     const page = await newPage(browser, 1280);
     await page.goto(`${server.baseUrl}/?q=${encodeURIComponent('перукар')}&country=PL`);
     const dialog = await subscribeFromHome(page, 'olena@alerts.test', ua, 'weekly');
+    // A browser tab (not the installed app) offers no push on this device.
+    expect(await dialog.getByRole('checkbox', { name: ua('alerts.push_device') }).count()).toBe(0);
     // The search is shown read-only.
     await expect
       .poll(() => dialog.getByTestId('alert-filters').innerText())
