@@ -373,7 +373,7 @@ describe('open data', () => {
       }
     ).rows;
     expect(left!.n).toBe(1);
-  });
+  }, 120_000);
 
   it('streams: pages are read as the client takes them, and the body arrives in chunks', async () => {
     const db = server.database.db;
