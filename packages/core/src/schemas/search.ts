@@ -109,7 +109,6 @@ export const serviceSummarySchema = z.object({
 });
 export type ServiceSummary = z.infer<typeof serviceSummarySchema>;
 
-
 export const servicePageSchema = pageOf(serviceSummarySchema);
 export type ServicePage = z.infer<typeof servicePageSchema>;
 

@@ -9,12 +9,7 @@ import { TestClient } from '../../__tests__/helpers/client.js';
 import { startTestServer, type TestServer } from '../../__tests__/helpers/server.js';
 import { sendPush, type ResolveHost } from '../push.js';
 import { waitUntil } from './helpers.js';
-import {
-  PUSH_HOST,
-  browserSubscription,
-  decrypt,
-  startPushService,
-} from './pushService.js';
+import { PUSH_HOST, browserSubscription, decrypt, startPushService } from './pushService.js';
 
 describe('web push', () => {
   let push: Awaited<ReturnType<typeof startPushService>>;
