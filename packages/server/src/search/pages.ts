@@ -207,19 +207,23 @@ export async function rankedPage<R>(
   const more = sql`(SELECT n FROM matched) > ${rankLimit}`;
   return pageRows<R>(
     db,
+    // The scan reads whether each row is demoted with it; the index's matches do not carry it,
+    // so tier 1 looks it up for the rows it ranks.
     sql`WITH hits AS MATERIALIZED (${
       byIndex
-        ? o.firstMatches!(known ? rankLimit + 1 : cap + 1)
+        ? sql`SELECT f.*, NULL::boolean AS demoted
+            FROM (${o.firstMatches!(known ? rankLimit + 1 : cap + 1)}) f`
         : sql`SELECT ${t.id} AS id, ${o.doc} AS doc, ${t.createdAt} AS created_at,
-            ${o.distance} AS distance_km
+            ${o.distance} AS distance_km, ${demoted} AS demoted
           FROM ${t} WHERE ${o.where} LIMIT ${known ? rankLimit + 1 : cap + 1}`
     }), matched AS MATERIALIZED (
       ${known ? sql`SELECT ${cap + 1}::int AS n` : sql`SELECT count(*)::int AS n FROM hits`}
     ), p AS MATERIALIZED (
       SELECT x.*, row_number() OVER () AS ord FROM (
         (SELECT h.id,
-           ${o.demoted ? sql`(SELECT ${o.demoted} FROM ${t} WHERE ${t.id} = h.id)` : sql`false`}
-             AS demoted,
+           coalesce(h.demoted, ${
+             o.demoted ? sql`(SELECT ${o.demoted} FROM ${t} WHERE ${t.id} = h.id)` : sql`false`
+           }) AS demoted,
            ${rankExpression(sql`h.doc`, o.tq)} AS rank, h.created_at, h.distance_km
            FROM (SELECT * FROM hits LIMIT ${rankLimit}) h)
         UNION

@@ -258,6 +258,12 @@ export async function buildTextQuery(
  * category labels (C).
  */
 export function rankExpression(doc: ReturnType<typeof sql>, tq: TextQuery) {
+  // One word without corrections (a prefix as typed): the prefix and the match are one query,
+  // ranked once.
+  if (tq.tokens.length === 1 && !tq.corrections.size) {
+    return sql`(ts_rank(${doc}, to_tsquery('simple', ${tq.exact}))
+      + 0.7 * ts_rank(${doc}, to_tsquery('simple', ${tq.prefix})))`;
+  }
   return sql`(ts_rank(${doc}, to_tsquery('simple', ${tq.exact}))
     + 0.5 * ts_rank(${doc}, to_tsquery('simple', ${tq.prefix}))
     + 0.2 * ts_rank(${doc}, to_tsquery('simple', ${tq.match})))`;
