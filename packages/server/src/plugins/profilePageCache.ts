@@ -30,19 +30,17 @@ export class ProfilePageCache<T extends object> {
   private seq = 0;
 
   /**
-   * @param max Pages kept, least recently used dropped first. Defaults to 300.
    * @param serviceOf The service a key's page shows: only changes of it retire the page.
-   *   Without it (a value of the whole catalogue), every change retires it.
+   * @param max Pages kept, least recently used dropped first. Defaults to 300.
    */
   constructor(
+    private readonly serviceOf: (key: string) => string,
     private readonly max = MAX_ENTRIES,
-    private readonly serviceOf?: (key: string) => string,
   ) {}
 
-  /** Whether `change` could change the page of `service` (undefined: of the whole catalogue). */
-  private concerns(change: Change, service: string | undefined): boolean {
-    const changed = changedServices(change);
-    return service === undefined ? changed.length > 0 || !!change.words : changed.includes(service);
+  /** Whether `change` could change the page of `service`. */
+  private concerns(change: Change, service: string): boolean {
+    return changedServices(change).includes(service);
   }
 
   /** The page of `key`, kept from an earlier view unless a write changed it since. */
@@ -57,8 +55,7 @@ export class ProfilePageCache<T extends object> {
       if (!changes) this.entries.clear();
       else
         for (const [k, kept] of this.entries)
-          if (changes.some((c) => this.concerns(c, this.serviceOf && kept.service)))
-            this.entries.delete(k);
+          if (changes.some((c) => this.concerns(c, kept.service))) this.entries.delete(k);
     }
     this.seq = seq;
     const hit = stamp === null ? undefined : this.entries.get(key);
@@ -72,14 +69,14 @@ export class ProfilePageCache<T extends object> {
     const page = await compute();
     // Kept under the view read before the reads: not if a lookup has seen a newer stamp already,
     // or a change that concerns it arrived meanwhile (the page may predate it).
-    const service = this.serviceOf?.(key) ?? key;
+    const service = this.serviceOf(key);
     const since = view.since(seq);
     if (
       page !== null &&
       stamp !== null &&
       this.stamp === stamp &&
       since !== null &&
-      !since.some((c) => this.concerns(c, this.serviceOf && service))
+      !since.some((c) => this.concerns(c, service))
     ) {
       this.entries.delete(key);
       this.entries.set(key, { at, page, service });

@@ -181,9 +181,7 @@ export const sitePlugin = fp(async (app: FastifyInstance, { env }: { env: Env })
    * Profile pages, keyed by the page file and the service's id, kept until a write changes that
    * service or its vacancies (profilePageCache.ts).
    */
-  const profilePages = new ProfilePageCache<Page>(undefined, (key) =>
-    key.slice(key.lastIndexOf('\n') + 1),
-  );
+  const profilePages = new ProfilePageCache<Page>((key) => key.slice(key.lastIndexOf('\n') + 1));
   /** The prerendered loading state inside the page's <main>, which a profile's first screen replaces. */
   const LOADING = /<div class="page-loading"[^>]*>[\s\S]*?<\/span><\/div>/;
 

@@ -29,7 +29,7 @@ export async function serviceRoutes(fastify: FastifyInstance) {
   const tags = ['services'];
   // Profiles as response bytes, keyed by id, kept until a write changes that service or its
   // vacancies (see ProfilePageCache). Only found profiles are kept.
-  const profiles = new ProfilePageCache<JsonBody>(PROFILES_KEPT, (id) => id);
+  const profiles = new ProfilePageCache<JsonBody>((id) => id, PROFILES_KEPT);
 
   app.get(
     '/services',
