@@ -161,8 +161,8 @@ export const envSchema = z.object({
   TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   /**
    * Embedded database only: minutes between two online snapshots into DATA_DIR/backups
-   * (docs/operations.md § Snapshots). 0 turns them off. Fractions are allowed (tests use
-   * seconds). Defaults to 360.
+   * (docs/operations.md § Snapshots and recovery). 0 turns them off. Fractions are allowed
+   * (tests use seconds). Defaults to 360.
    */
   BACKUP_INTERVAL_MINUTES: z.coerce.number().min(0).default(360),
   /** Good snapshots kept in DATA_DIR/backups; older ones are deleted. Defaults to 14. */

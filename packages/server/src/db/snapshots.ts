@@ -1,5 +1,5 @@
 /**
- * Online snapshots of the embedded database (docs/operations.md § Snapshots).
+ * Online snapshots of the embedded database (docs/operations.md § Snapshots and recovery).
  *
  * A snapshot is taken while the server serves, with PostgreSQL's own online backup:
  * `pg_backup_start` (a checkpoint), a copy of the data folder's files with asynchronous reads,

@@ -184,8 +184,9 @@ export class Snapshots {
 }
 
 /**
- * Snapshots of the embedded database on disk (docs/operations.md § Snapshots). On PostgreSQL (or
- * PGlite in memory) there are none: `app.snapshots` is null and nothing is scheduled.
+ * Snapshots of the embedded database on disk (docs/operations.md § Snapshots and recovery). On
+ * PostgreSQL (or PGlite in memory) there are none: `app.snapshots` is null and nothing is
+ * scheduled.
  */
 export const snapshotsPlugin = fp(async (app: FastifyInstance, { env }: { env: Env }) => {
   const embedded = app.database.embedded;
