@@ -97,6 +97,16 @@ const linkIn = (text: string, prefix: string) => {
   return `${server.baseUrl}${m![1]}`;
 };
 
+/** The page runs as the installed app: `(display-mode: standalone)` matches. */
+const asInstalledApp = (page: Page) =>
+  page.addInitScript(() => {
+    const real = window.matchMedia.bind(window);
+    window.matchMedia = (q: string) =>
+      q.includes('display-mode: standalone')
+        ? ({ ...real(q), matches: true, media: q } as MediaQueryList)
+        : real(q);
+  });
+
 async function subscribeFromHome(page: Page, email: string, t: typeof ua, frequency: string) {
   await page.getByRole('button', { name: t('alerts.notify_button') }).click();
   const dialog = page.getByTestId('alert-dialog');
@@ -204,14 +214,8 @@ describe('alerts', () => {
       [en, 'en_GB'],
     ] as const) {
       const page = await newPage(browser, 1280);
-      // The installed app: display-mode standalone (the checkbox for this device's pushes).
-      await page.addInitScript(() => {
-        const real = window.matchMedia.bind(window);
-        window.matchMedia = (q: string) =>
-          q.includes('display-mode: standalone')
-            ? ({ ...real(q), matches: true, media: q } as MediaQueryList)
-            : real(q);
-      });
+      // The installed app: the checkbox for this device's pushes.
+      await asInstalledApp(page);
       await page.goto(
         `${server.baseUrl}/?lang=${lang}&q=${encodeURIComponent('юрист')}&country=PL`,
       );
@@ -289,13 +293,7 @@ describe('alerts', () => {
     const env = { browser, server } as unknown as WidgetEnv;
     const { context, page, tracked } = await trackedContext(env);
     // Even in an installed app's window, a widget offers no push: it is not the app.
-    await page.addInitScript(() => {
-      const real = window.matchMedia.bind(window);
-      window.matchMedia = (q: string) =>
-        q.includes('display-mode: standalone')
-          ? ({ ...real(q), matches: true, media: q } as MediaQueryList)
-          : real(q);
-    });
+    await asInstalledApp(page);
     await page.goto(`${host.origin}/alerts.html`);
     const widget = page.locator('poruch-search');
     await widget.getByRole('button', { name: ua('alerts.notify_button') }).click();
