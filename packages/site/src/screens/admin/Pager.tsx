@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useT } from '../../app/context.js';
 import { useQuery } from '../../router/index.js';
 
@@ -8,7 +9,11 @@ export function usePage(): number {
   return Number.isInteger(page) && page >= 1 ? page : 1;
 }
 
-/** Previous, "page N of M" and next under a paged list; shown when there is more than a page. */
+/**
+ * Previous, "page N of M" and next under a paged list; shown when there is more than a page. A
+ * page past the end (an old link, or the last row of the last page just removed) is replaced by
+ * the last page, so the list never says "page 2 of 1" over nothing.
+ */
 export function Pager({
   total,
   pageSize,
@@ -22,7 +27,11 @@ export function Pager({
   const [, setQuery] = useQuery();
   const page = usePage();
   const pages = Math.max(1, Math.ceil(total / pageSize));
-  if (pages <= 1 && page <= 1) return null;
+  const past = page > pages;
+  useEffect(() => {
+    if (past) setQuery({ page: pages > 1 ? pages : null }, { replace: true });
+  }, [past, pages, setQuery]);
+  if (past || (pages <= 1 && page <= 1)) return null;
   return (
     <nav className="pager" aria-label={label}>
       <button
