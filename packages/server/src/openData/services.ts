@@ -63,18 +63,24 @@ function csvCell([value, type]: [SQL, FieldType]): SQL {
     THEN '''' || ${value} ELSE ${value} END, '"', '""') || '"', '')`;
 }
 
-/** A GeoJSON Feature (RFC 7946): the position as a Point, null when there is none to show. */
+/** A value as JSON text (`null` for null). */
+const json = (value: SQL) => sql`coalesce(to_json(${value})::text, 'null')`;
+
+/**
+ * A GeoJSON Feature (RFC 7946): the position as a Point, null when there is none to show. Put
+ * together as text, without the spaces PostgreSQL's own JSON output puts between members.
+ */
 function feature(publicUrl: string): SQL {
   const fields = FIELDS(publicUrl);
-  const { lat, lng } = fields;
+  const [lat, lng] = [fields.lat[0], fields.lng[0]];
   const properties = OPEN_DATA_FIELDS.filter((f) => f !== 'lat' && f !== 'lng').map(
-    (f) => sql`${f}::text, ${fields[f][0]}`,
+    (f, i) => sql`${`${i ? ',' : ''}"${f}":`}::text || ${json(fields[f][0])}`,
   );
-  return sql`json_build_object('type', 'Feature', 'id', ${services.id},
-    'geometry', CASE WHEN ${lat[0]} IS NOT NULL AND ${lng[0]} IS NOT NULL
-      THEN json_build_object('type', 'Point', 'coordinates', json_build_array(${lng[0]}, ${lat[0]}))
-      END,
-    'properties', json_build_object(${sql.join(properties, sql`, `)}))::text`;
+  return sql`'{"type":"Feature","id":' || ${json(sql`${services.id}`)} || ',"geometry":'
+    || CASE WHEN ${lat} IS NOT NULL AND ${lng} IS NOT NULL
+      THEN '{"type":"Point","coordinates":[' || ${lng}::text || ',' || ${lat}::text || ']}'
+      ELSE 'null' END
+    || ',"properties":{' || ${sql.join(properties, sql` || `)} || '}}'`;
 }
 
 /** One page's text in a format: CSV records, or GeoJSON features separated by `,\n`. */
