@@ -1,9 +1,9 @@
-import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database } from './db/index.js';
 import type { Env } from './env.js';
+import { compressOptions } from './lib/compression.js';
 import { alertDigestsPlugin } from './plugins/alertDigests.js';
 import { reconfirmPlugin } from './plugins/reconfirm.js';
 import { authPlugin } from './plugins/auth.js';
@@ -49,10 +49,6 @@ declare module 'fastify' {
     routeTable: RouteOptions[];
   }
 }
-
-/** Content types worth compressing: JSON, XML and text (not event streams). */
-export const COMPRESSIBLE =
-  /^(?:text\/(?!event-stream)|application\/(?:[\w.-]+\+)?(?:json|xml)(?:;|$))/;
 
 export interface AppOptions {
   env: Env;
@@ -124,13 +120,7 @@ export async function buildApp({
   // every encoding. Registered before the routes (it hooks onRoute). Files that come compressed
   // already (the site's and widgets' precompressed copies) carry Content-Encoding and are left
   // as they are.
-  await app.register(compress, {
-    global: true,
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    customTypes: COMPRESSIBLE,
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
-  });
+  await app.register(compress, { global: true, ...compressOptions() });
   await app.register(metricsPlugin, { env });
   await app.register(docsPlugin);
   await app.register(authPlugin, { env });

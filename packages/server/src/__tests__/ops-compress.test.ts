@@ -123,4 +123,25 @@ describe('compression of API answers', () => {
     const health = await rawGet(`${server.url}/healthz`, { 'accept-encoding': 'br' });
     expect(health.headers['content-encoding']).toBeUndefined();
   });
+
+  it('the open-data files are compressed at the fastest level and decode to the same bytes', async () => {
+    // gzip's header says how it was made (XFL, byte 8): 4 for the fastest level, 0 for the
+    // default level the other answers use.
+    const xfl = (r: RawResponse) => r.body[8];
+    const api = await rawGet(`${server.url}/api/v1/services`, { 'accept-encoding': 'gzip' });
+    expect(xfl(api)).toBe(0);
+    for (const file of ['services.csv', 'services.geojson']) {
+      const url = `${server.url}/api/v1/open-data/${file}`;
+      const plain = await rawGet(url);
+      expect(plain.body.length, file).toBeGreaterThan(1024);
+      const gz = await rawGet(url, { 'accept-encoding': 'gzip' });
+      expect(gz.headers['content-encoding'], file).toBe('gzip');
+      expect(xfl(gz), file).toBe(4);
+      expect(decode(gz).equals(plain.body), file).toBe(true);
+      const br = await rawGet(url, { 'accept-encoding': 'br' });
+      expect(br.headers['content-encoding'], file).toBe('br');
+      expect(decode(br).equals(plain.body), file).toBe(true);
+      expect(br.headers.etag, file).toBe(plain.headers.etag);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Env } from '../../../env.js';
+import { compressOptions } from '../../../lib/compression.js';
 import {
   openDataEtag,
   openDataStream,
@@ -41,6 +42,7 @@ export async function openDataRoutes(app: FastifyInstance, { env }: { env: Env }
   app.get(
     '/open-data/services.csv',
     {
+      compress: compressOptions('fast'),
       schema: {
         tags: ['open data'],
         summary: 'The catalogue as CSV',
@@ -56,6 +58,7 @@ export async function openDataRoutes(app: FastifyInstance, { env }: { env: Env }
   app.get(
     '/open-data/services.geojson',
     {
+      compress: compressOptions('fast'),
       schema: {
         tags: ['open data'],
         summary: 'The catalogue as GeoJSON',
