@@ -236,12 +236,11 @@ describe('duplicate detection', () => {
       await claim.getByRole('link', { name: lookalike.name }).waitFor();
       await screenshot(page, `duplicates-claims-${locale}`);
       if (locale === 'ua') {
-        // Paged by the URL's page, as the other admin lists: page 2 of one claim is empty.
+        // Paged by the URL's page, as the other admin lists: page 2 of one claim is past the end,
+        // so the list goes back to its one page.
         await open(page, '/admin/claims?page=2', locale);
-        await page.getByText(t('duplicates.claims_empty')).waitFor();
-        await page.getByRole('button', { name: t('common.previous') }).click();
         await page.locator(`[data-claim="${lookalike.id}"]`).waitFor();
-        expect(new URL(page.url()).searchParams.get('page')).toBeNull();
+        await expect.poll(() => new URL(page.url()).searchParams.get('page')).toBeNull();
       }
       if (locale === 'en_GB') {
         await claim.getByRole('button', { name: t('duplicates.approve_claim') }).click();

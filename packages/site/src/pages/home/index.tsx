@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import {
   LIMITS,
   confirmationLabel,
@@ -98,9 +98,14 @@ export default function HomePage() {
     e.preventDefault();
     update({ q: draft });
   };
-  // As the visitor types: the text searched once typing pauses. Its URL replaces the current
-  // entry (Back does not step through every letter); the Search button adds an entry.
-  useSearchAsYouType(draft, state.q, (q) => update({ q }, true));
+  // As the visitor types: the text searched once typing pauses. The first pause adds a history
+  // entry and later ones replace that entry, so Back leaves the whole typed text at once (not a
+  // letter at a time, and not the filters chosen before it); the Search button adds an entry.
+  const typedEntry = useRef<string | null>(null);
+  useSearchAsYouType(draft, state.q, (q) => {
+    update({ q }, typedEntry.current === window.location.search);
+    typedEntry.current = window.location.search;
+  });
 
   const countText =
     loading && !results
