@@ -222,6 +222,10 @@ export const MATRIX: Record<string, Entry> = {
     cells: PUBLIC,
     call: (w) => ({ params: { id: w.alertId }, body: { token: w.alertTokens.manage } }),
   },
+  'DELETE /api/v1/alerts/manage/:id/push': {
+    cells: PUBLIC,
+    call: (w) => ({ params: { id: w.alertId }, body: { token: w.alertTokens.manage } }),
+  },
   'DELETE /api/v1/alerts/manage': {
     cells: PUBLIC,
     call: (w) => ({ body: { token: w.alertTokens.manage } }),
@@ -356,6 +360,8 @@ export const CSRF_EXEMPT: Record<string, string> = {
     "the signed manage token is the authorisation; it changes only that address's alerts",
   'DELETE /api/v1/alerts/manage/:id':
     "the signed manage token is the authorisation; it deletes only that address's alerts",
+  'DELETE /api/v1/alerts/manage/:id/push':
+    "the signed manage token is the authorisation; it turns off only that address's alert's pushes",
   'DELETE /api/v1/alerts/manage':
     "the signed manage token is the authorisation; it deletes only that address's alerts",
   'POST /api/v1/alerts/unsubscribe':
