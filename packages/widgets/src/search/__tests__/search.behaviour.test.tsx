@@ -69,7 +69,8 @@ describe.each(mounts)('<poruch-search> as a %s', (_name, mount) => {
     const host = await mount({ apiBase: api.url, lang: 'en_GB' });
     const root = await widgetRoot(host);
     await waitFor(() => expect(countText(root)).toBe('Results: 4'));
-    expect(stateOf(host)).toBe('ready');
+    // The state attribute follows the render in an effect: waited for, not read at once.
+    await waitFor(() => expect(stateOf(host)).toBe('ready'));
     search(root, 'Пекарня');
     await waitFor(() =>
       expect(names(root).sort()).toEqual([

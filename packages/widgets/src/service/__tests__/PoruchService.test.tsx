@@ -92,7 +92,8 @@ describe.each(mounts)('<poruch-service> as a %s', (_n, mount) => {
     await waitFor(() =>
       expect(ui.getByRole('heading', { level: 2 }).textContent).toBe(service.name),
     );
-    expect(stateOf(host)).toBe('ready');
+    // The state attribute follows the render in an effect: waited for, not read at once.
+    await waitFor(() => expect(stateOf(host)).toBe('ready'));
     expect(root.textContent).toContain('Czechia');
     expect(root.querySelector('img.flag__img')?.getAttribute('src')).toBe(
       `${api.url}/flags/4x3/cz.svg`,

@@ -28,7 +28,8 @@ describe.each(mounts)('<poruch-vacancies> as a %s', (_name, mount) => {
     const host = await mount({ apiBase: api.url, lang: 'en_GB' });
     const root = await widgetRoot(host);
     await waitFor(() => expect(names(root).sort()).toEqual(['Автомеханік', 'Пекар', 'Продавець']));
-    expect(stateOf(host)).toBe('ready');
+    // The state attribute follows the render in an effect: waited for, not read at once.
+    await waitFor(() => expect(stateOf(host)).toBe('ready'));
     const ui = within(root);
     fireEvent.change(ui.getByLabelText('Experience'), { target: { value: 'one_two' } });
     await waitFor(() => expect(names(root)).toEqual(['Пекар']));
