@@ -173,6 +173,14 @@ interface State {
   /** Set up the listening (once per client); resolves when it is as far as it gets. */
   watching?: Promise<void>;
   stop?: () => Promise<void>;
+  /** Kept beside the cache and told of every change (the word index, wordIndex.ts). */
+  follower?: ChangeFollower;
+}
+
+/** Something kept per database that follows the writes (the word index). */
+export interface ChangeFollower {
+  /** A write's change; null: anything may have changed (or a write may have been missed). */
+  changed(change: Change | null): void;
 }
 
 /** One state per database client (PGlite instance or pg.Pool), whichever Db wraps it. */
@@ -231,6 +239,7 @@ const listening = (state: State) =>
 function bump(state: State): void {
   state.epoch++;
   state.entries.clear();
+  state.follower?.changed(null);
   if (state.follow) {
     state.follow.caughtUp = false;
     state.follow.target = undefined;
@@ -244,6 +253,7 @@ function bump(state: State): void {
  */
 function apply(state: State, change: Change): void {
   if (!change.services && !change.vacancies && !change.used && !change.words) return;
+  state.follower?.changed(change);
   state.log.push({ seq: ++state.seq, change });
   if (state.log.length > LOG_SIZE) state.log.shift();
   for (const [key, entry] of state.entries) {
@@ -495,6 +505,24 @@ export async function invalidateSearchCache(db: Db): Promise<void> {
 /** Whether `db`'s cache learns of writes by notification (else it reads the generation). */
 export async function searchCacheListening(db: Db): Promise<boolean> {
   return listening(await stateOf(db));
+}
+
+/**
+ * The follower of `db`'s writes (made by `make` the first time, or after the cache was stopped),
+ * and whether it sees every write now: the database listens and is not a replica.
+ */
+export async function followSearchChanges<F extends ChangeFollower>(
+  db: Db,
+  make: () => F,
+): Promise<{ follower: F; created: boolean; listening: boolean }> {
+  const state = await stateOf(db);
+  const created = !state.follower;
+  if (created) state.follower = make();
+  return {
+    follower: state.follower as F,
+    created,
+    listening: !state.follow && state.listening,
+  };
 }
 
 /** A number per state, so a stamp never repeats after `stopSearchCache` starts a new state. */

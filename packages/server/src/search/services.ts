@@ -19,8 +19,10 @@ import {
   type Count,
   type SortKey,
 } from './pages.js';
+import { indexedPage } from './indexedPage.js';
 import { buildTextQuery, rankExpression, type TextQuery } from './searchQuery.js';
 import { publiclyVisible } from './visibility.js';
+import { wordIndexOf } from './wordIndex.js';
 
 /** The search document: maintained by triggers (migration 0002_search.sql), not in schema.ts. */
 const serviceDoc = sql`${services}.search_doc`;
@@ -98,8 +100,52 @@ export async function serviceMatch(
   return { tq, filtered, where };
 }
 
+/**
+ * A text query's page through the word index (wordIndex.ts), sorted by relevance or newest, with
+ * the filters the index holds; null when the SQL path answers (no index now, a box, a radius, a
+ * distance sort, no word to match).
+ */
+async function indexedServices(
+  db: Db,
+  query: ServiceSearchQuery,
+): Promise<{ rows: SummaryRow[]; count: Count } | null> {
+  const { page, pageSize, near } = query;
+  if (!query.q || query.bbox || (near && query.radiusKm !== undefined)) return null;
+  const byRank = query.sort === 'relevance' || (query.sort === 'distance' && !near);
+  if (!byRank && query.sort !== 'newest') return null;
+  if (!(await wordIndexOf(db))) return null;
+  const tq = await buildTextQuery(db, query.q);
+  if (!tq) return null;
+  // Again: writes seen while the corrections were read are applied first.
+  const index = await wordIndexOf(db);
+  if (!index) return null;
+  const distanceCol = near ? distanceFrom(near) : sql`NULL::float8`;
+  const rank = rankExpression(serviceDoc, tq);
+  return indexedPage<SummaryRow>(db, {
+    index,
+    tq,
+    filter: query,
+    byRank,
+    page,
+    pageSize,
+    cap: byRank ? Math.max(TOTAL_CAP, page * pageSize) : TOTAL_CAP,
+    rows: (ids, order) => sql`WITH p AS MATERIALIZED (
+        SELECT x.id, row_number() OVER () AS ord FROM (
+          SELECT ${services.id} AS id FROM ${services}
+           WHERE ${services.id} = ANY(${ids}) AND ${publiclyVisible()}
+           ORDER BY ${overdue}, ${order === 'rank' ? sql`${rank} DESC,` : sql``}
+             ${services.createdAt} DESC, ${services.id}
+           LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}) x
+      )
+      SELECT ${summarySelect}, ${distanceCol} AS "distanceKm", p.ord
+        FROM p JOIN ${services} ON ${services.id} = p.id ORDER BY p.ord`,
+  });
+}
+
 async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promise<ServicePage> {
   const { page, pageSize, near, bbox } = query;
+  const indexed = await indexedServices(db, query);
+  if (indexed) return pageOf(indexed, query);
   // Over all approved services, the document counts of the query's word bound its matches.
   const unfiltered =
     !query.country &&
@@ -169,6 +215,14 @@ async function searchServicesUncached(db: Db, query: ServiceSearchQuery): Promis
         FROM ${p} JOIN ${services} ON ${services.id} = p.id`,
     });
   }
+  return pageOf(result, query);
+}
+
+/** The response page of a search's rows and count. */
+function pageOf(
+  result: { rows: SummaryRow[]; count: Count },
+  { near, page, pageSize }: ServiceSearchQuery,
+): ServicePage {
   const items: ServiceSummary[] = result.rows.map(
     ({ createdAt, confirmedAt, distanceKm, ...row }) => ({
       ...row,

@@ -1,0 +1,233 @@
+import { serviceSearchQuerySchema, type ServiceSearchQuery } from '@poruch/core';
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../db/index.js';
+import { textMatches } from '../../map/textMatches.js';
+import { buildTextQuery, searchServices, setSearchCache } from '../index.js';
+import { rankExpression } from '../searchQuery.js';
+import { buildWordIndex, setWordIndex, wordIndexOf } from '../wordIndex.js';
+import { insertCatalogue } from './catalogue.js';
+import { searchTestDatabase } from './testDatabase.js';
+
+/**
+ * The word index (src/search/wordIndex.ts): its pages are the SQL path's, its rank is ts_rank's,
+ * and a write shows in the next search (and, on PostgreSQL, in another instance's).
+ */
+let keys: Map<string, string>;
+const t = searchTestDatabase({
+  cacheOff: true,
+  setup: async (db) => {
+    keys = await insertCatalogue(db);
+  },
+});
+
+afterEach(() => setWordIndex(true));
+
+const parse = (query: Record<string, string | number | boolean>) =>
+  serviceSearchQuerySchema.parse(
+    Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+  ) as ServiceSearchQuery;
+
+/** What users type: whole words, prefixes of 1-6 letters in both scripts, typos, several words. */
+const QUERIES = [
+  'перукарня',
+  'Перукарня Калина',
+  'перукар',
+  'перукраня',
+  'перекурня',
+  'Київ',
+  'Киев',
+  'Львів',
+  'Харьков',
+  'юрист',
+  'стамотологія',
+  'переклад документів',
+  'вареники',
+  'палянеця',
+  'школа',
+  'п',
+  'пе',
+  'пер',
+  'перу',
+  'ка',
+  'ко',
+  'ш',
+  'шк',
+  'шко',
+  'k',
+  'ky',
+  'kyi',
+  'kyiv',
+  'bar',
+  'school',
+  'cafe kyiv',
+  'кафе льв',
+  'ре ки',
+  'a b',
+  'lawyer berlin',
+  'psycholog online',
+  'zzzz',
+];
+
+/** Filters and sorts the index answers itself (bbox and radius take the SQL path). */
+const VARIANTS: Record<string, string | number | boolean>[] = [
+  {},
+  { country: 'PL' },
+  { country: 'DE' },
+  { category: 'food' },
+  { category: 'empty' },
+  { online: true },
+  { hasVacancy: true },
+  { onMap: true },
+  { sort: 'newest' },
+  { page: 2, pageSize: 2 },
+  { pageSize: 3, sort: 'newest', page: 2 },
+  { near: '50.45,30.52' },
+];
+
+const summary = (page: { items: { id: string; distanceKm?: number | null }[]; total: number }) =>
+  JSON.stringify({ ids: page.items.map((i) => i.id), total: page.total, page });
+
+describe('word index', () => {
+  it('builds, and answers through the index', async () => {
+    expect(await buildWordIndex(t.db)).toBe(true);
+    expect(await wordIndexOf(t.db)).not.toBeNull();
+  });
+
+  it('gives the pages of the SQL path: ids, order, total, for every query and filter', async () => {
+    expect(await buildWordIndex(t.db)).toBe(true);
+    let compared = 0;
+    for (const q of QUERIES) {
+      for (const v of VARIANTS) {
+        const query = parse({ q, ...v });
+        setWordIndex(true);
+        const indexed = await searchServices(t.db, query);
+        setWordIndex(false);
+        const plain = await searchServices(t.db, query);
+        expect(summary(indexed), `${q} ${JSON.stringify(v)}`).toBe(summary(plain));
+        compared += plain.items.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(300);
+  });
+
+  it('ranks as ts_rank does, within 1e-6, and matches what @@ matches', async () => {
+    const index = (await wordIndexOf(t.db))!;
+    expect(index).not.toBeNull();
+    let ranked = 0;
+    for (const q of QUERIES) {
+      const tq = await buildTextQuery(t.db, q);
+      if (!tq) continue;
+      const slots = index.match(tq, { category: 'all' });
+      const res = await t.db.execute(sql`
+        SELECT id::text AS id, ${rankExpression(sql`search_doc`, tq)}::float8 AS rank FROM services
+         WHERE search_doc @@ to_tsquery('simple', ${tq.match})
+           AND status = 'approved' AND confirmation <> 'lapsed'`);
+      const rows = (res as unknown as { rows: { id: string; rank: number }[] }).rows;
+      const want = new Map(rows.map((r) => [r.id, Number(r.rank)]));
+      const ids = slots.map((s) => index.id(s));
+      expect(new Set(ids), q).toEqual(new Set(want.keys()));
+      const rank = index.rank(tq, slots);
+      ids.forEach((id, i) => {
+        expect(Math.abs(rank[i]! - want.get(id)!), `${q}: ${id}`).toBeLessThan(1e-6);
+        ranked++;
+      });
+    }
+    expect(ranked).toBeGreaterThan(150);
+  });
+
+  it('shows every write in the next search and map answer', async () => {
+    setSearchCache(true);
+    try {
+      expect(await buildWordIndex(t.db)).toBe(true);
+      const q = (text: string, extra: Record<string, string | boolean> = {}) =>
+        searchServices(t.db, parse({ q: text, ...extra }));
+      const names = async (text: string, extra: Record<string, string | boolean> = {}) =>
+        (await q(text, extra)).items.map((i) => i.name);
+      const onMap = async (text: string) =>
+        (await textMatches(t.db, { category: 'all' }, text)) ?? [];
+      // A new approved service, then an edit of its name.
+      await t.db.execute(sql`
+        INSERT INTO services (name, country_code, status, lat, lng, show_on_map)
+        VALUES ('Палітурня Корінець', 'FR', 'approved', 48.85, 2.35, true)`);
+      expect(await names('палітур')).toEqual(['Палітурня Корінець']);
+      const [row] = (
+        (await t.db.execute(
+          sql`SELECT id::text AS id FROM services WHERE name = 'Палітурня Корінець'`,
+        )) as unknown as { rows: { id: string }[] }
+      ).rows;
+      const id = row!.id;
+      expect(await onMap('палітур')).toEqual([id]);
+      await t.db.execute(sql`UPDATE services SET name = 'Друкарня Корінець' WHERE id = ${id}`);
+      expect(await names('палітур')).toEqual([]);
+      expect(await names('друкар')).toContain('Друкарня Корінець');
+      // Off the map, back on it.
+      await t.db.execute(sql`UPDATE services SET show_on_map = false WHERE id = ${id}`);
+      expect(await onMap('корін')).toEqual([]);
+      expect(await names('корін', { onMap: true })).toEqual([]);
+      await t.db.execute(sql`UPDATE services SET show_on_map = true WHERE id = ${id}`);
+      expect(await onMap('корін')).toEqual([id]);
+      // A used mark changes the count shown.
+      await t.db.execute(sql`UPDATE services SET used_count = 7 WHERE id = ${id}`);
+      expect((await q('корін')).items[0]!.usedCount).toBe(7);
+      // Declined, approved again, overdue (ranks last), deleted.
+      await t.db.execute(sql`UPDATE services SET status = 'declined' WHERE id = ${id}`);
+      expect(await names('корін')).toEqual([]);
+      expect(await onMap('корін')).toEqual([]);
+      await t.db.execute(sql`UPDATE services SET status = 'approved' WHERE id = ${id}`);
+      expect(await names('корін')).toEqual(['Друкарня Корінець']);
+      await t.db.execute(sql`DELETE FROM services WHERE id = ${id}`);
+      expect(await names('корін')).toEqual([]);
+      expect(await onMap('корін')).toEqual([]);
+      // Every change came through the index (it was never dropped for a rebuild).
+      expect(await wordIndexOf(t.db)).not.toBeNull();
+      // A category's terms change: no payload, the index builds again, the SQL path serves.
+      await t.db.execute(sql`UPDATE search_category_terms SET terms = terms`);
+      expect(await names('друкар')).toEqual(await names('друкар'));
+      expect(await buildWordIndex(t.db)).toBe(true);
+    } finally {
+      setSearchCache(false);
+    }
+  });
+
+  it('keeps the map and the search in agreement through the index', async () => {
+    expect(await buildWordIndex(t.db)).toBe(true);
+    for (const q of ['ка', 'школа', 'kyiv', 'перукар', 'кафе льв']) {
+      const ids = (await textMatches(t.db, { category: 'all' }, q))!;
+      const page = await searchServices(t.db, parse({ q, onMap: true, pageSize: 50 }));
+      expect(new Set(ids), q).toEqual(new Set(page.items.map((i) => i.id)));
+    }
+    expect(keys.size).toBeGreaterThan(0);
+  });
+});
+
+describe.runIf(process.env.PORUCH_TEST_DB === 'postgres')('word index, two instances', () => {
+  let other: Database;
+  beforeAll(async () => {
+    const [row] = (
+      (await t.db.execute(sql`SELECT current_database() AS name`)) as unknown as {
+        rows: { name: string }[];
+      }
+    ).rows;
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${row!.name}`;
+    other = await openDatabase({ url: url.toString(), dataDir: '' });
+  });
+  afterAll(() => other?.close());
+
+  it("sees another instance's writes", async () => {
+    expect(await buildWordIndex(t.db)).toBe(true);
+    const query = parse({ q: 'гравер' });
+    expect((await searchServices(t.db, query)).total).toBe(0);
+    await other.db.execute(sql`
+      INSERT INTO services (name, country_code, status) VALUES ('Гравер Іван', 'FR', 'approved')`);
+    await expect
+      .poll(async () => (await searchServices(t.db, query)).total, { timeout: 5000, interval: 20 })
+      .toBe(1);
+    expect(await wordIndexOf(t.db)).not.toBeNull();
+    await other.db.execute(sql`UPDATE services SET status = 'declined' WHERE name = 'Гравер Іван'`);
+    await expect
+      .poll(async () => (await searchServices(t.db, query)).total, { timeout: 5000, interval: 20 })
+      .toBe(0);
+  });
+});

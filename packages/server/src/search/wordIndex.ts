@@ -1,0 +1,738 @@
+import type { CategoryFilter } from '@poruch/core';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/types.js';
+import { followSearchChanges, type Change } from './cache.js';
+import type { TextQuery } from './searchQuery.js';
+import { publiclyVisible } from './visibility.js';
+
+/**
+ * The word index: every publicly visible service's search document (migration 0002) and filter
+ * columns in memory, so a text query's matches are found and ranked without a scan (a prefix of
+ * two letters matches tens of thousands of documents, too many for SQL to rank as you type).
+ * The database stays the source of truth:
+ *
+ * - It is built from the database (in chunks, in the background: at server start, or on the
+ *   first search) and kept in step by the search notifications the result cache listens to
+ *   (cache.ts, migration 0018): the services a write changed are read again, in one query, before
+ *   the next search answers from the index. A notification without a payload (category terms,
+ *   bulk loads, large statements, a lost listener) makes it build again.
+ * - It is used only while the cache listens (so it sees every write) on the primary; while it is
+ *   building, after an error, on a read replica or with PORUCH_SEARCH_INDEX=off, searches take the
+ *   SQL path, which gives the same answers.
+ *
+ * Matching is the SQL's `search_doc @@ to_tsquery('simple', match)` (every query word as a prefix
+ * or one of its corrections); ranking ports ts_rank (see {@link rankOf}); the page's final order
+ * is still decided by SQL over the best candidates (services.ts).
+ */
+
+/** ts_rank's default weights, by weight class D, C, B, A. */
+const WEIGHTS = [0.1, 0.2, 0.4, 1.0].map(Math.fround);
+/** The sum of 1/i² (ts_rank's normaliser). */
+const PI2_6 = 1.64493406685;
+/** Services read per statement while building. */
+const CHUNK = 5000;
+/** Rebuild once this share of the document slots is dead or changed since the build. */
+const REBUILD_SHARE = 0.25;
+
+const FLAG_ONLINE = 1;
+const FLAG_VACANCY = 2;
+const FLAG_MAP = 4;
+const FLAG_DEMOTED = 8;
+
+let enabled = process.env.PORUCH_SEARCH_INDEX !== 'off';
+/** Turns the word index off (searches take the SQL path) or back on (benchmarks and tests). */
+export function setWordIndex(on: boolean): void {
+  enabled = on;
+}
+
+/** The filters the index applies (the others fall back to SQL). */
+export interface IndexFilter {
+  country?: string;
+  category: CategoryFilter;
+  online?: boolean;
+  hasVacancy?: boolean;
+  onMap?: boolean;
+}
+
+/** A row of a service as the index reads it. */
+interface Row {
+  id: string;
+  doc: string;
+  country: string;
+  category: string | null;
+  flags: number;
+  created: number;
+}
+
+/** The lexemes of a document: word ids in word order, and their positions (pos | weight << 14). */
+type Lexemes = Int32Array;
+// Layout of Lexemes: [n, word ids (n), position starts (n + 1), positions...].
+
+/** A query item of ts_rank: a word, whole or as a prefix. */
+interface Item {
+  word: string;
+  prefix: boolean;
+}
+
+/** One built index: documents in slots, a sorted dictionary, postings. */
+class IndexData {
+  // Documents.
+  ids: string[] = [];
+  slotOf = new Map<string, number>();
+  alive = new Uint8Array(1024);
+  country = new Uint16Array(1024);
+  category = new Uint16Array(1024);
+  flags = new Uint8Array(1024);
+  created = new Float64Array(1024);
+  lex: (Lexemes | undefined)[] = [];
+  live = 0;
+  /** Slots written since the build (changed or dead): a rebuild is due when they are many. */
+  churn = 0;
+  countries: string[] = [];
+  countryCode = new Map<string, number>();
+  categories: string[] = [''];
+  categoryCode = new Map<string, number>();
+  // Dictionary.
+  words: string[] = [];
+  wordId = new Map<string, number>();
+  sorted: string[] = [];
+  sortedIds: number[] = [];
+  /** Postings of the build (slot ascending) and each one's ts_rank term. */
+  postStart = new Int32Array(1);
+  postSlots = new Int32Array(0);
+  postTerms = new Float32Array(0);
+  /** Postings added since the build. */
+  extra = new Map<number, { slots: number[]; terms: number[] }>();
+  // Scratch space of one query.
+  mark = new Uint8Array(0);
+  acc = [new Float32Array(0), new Float32Array(0), new Float32Array(0)];
+
+  get slots(): number {
+    return this.ids.length;
+  }
+
+  private grow(): void {
+    const n = this.alive.length * 2;
+    const copy = <T extends Uint8Array | Uint16Array | Float64Array>(a: T, b: T): T => {
+      b.set(a);
+      return b;
+    };
+    this.alive = copy(this.alive, new Uint8Array(n));
+    this.country = copy(this.country, new Uint16Array(n));
+    this.category = copy(this.category, new Uint16Array(n));
+    this.flags = copy(this.flags, new Uint8Array(n));
+    this.created = copy(this.created, new Float64Array(n));
+  }
+
+  private code(list: string[], codes: Map<string, number>, value: string): number {
+    let c = codes.get(value);
+    if (c === undefined) {
+      c = list.length;
+      list.push(value);
+      codes.set(value, c);
+    }
+    return c;
+  }
+
+  /** The id of a word, added to the dictionary (in order) when new. */
+  private word(w: string, building: boolean): number {
+    let id = this.wordId.get(w);
+    if (id !== undefined) return id;
+    id = this.words.length;
+    this.words.push(w);
+    this.wordId.set(w, id);
+    if (!building) {
+      const at = lowerBound(this.sorted, w);
+      this.sorted.splice(at, 0, w);
+      this.sortedIds.splice(at, 0, id);
+    }
+    return id;
+  }
+
+  /** Adds a document in a new slot (its postings go to `extra` unless building). */
+  add(row: Row, building: boolean): void {
+    const slot = this.ids.length;
+    if (slot === this.alive.length) this.grow();
+    this.ids.push(row.id);
+    this.slotOf.set(row.id, slot);
+    this.alive[slot] = 1;
+    this.live++;
+    this.country[slot] = this.code(this.countries, this.countryCode, row.country);
+    this.category[slot] =
+      row.category === null ? 0 : this.code(this.categories, this.categoryCode, row.category);
+    this.flags[slot] = row.flags;
+    this.created[slot] = row.created;
+    const parsed = parseDoc(row.doc);
+    const n = parsed.length;
+    let total = 0;
+    for (const p of parsed) total += p.pos.length;
+    const lex = new Int32Array(1 + n + n + 1 + total);
+    lex[0] = n;
+    let at = 1 + n + n + 1;
+    for (let i = 0; i < n; i++) {
+      const { word, pos } = parsed[i]!;
+      const id = this.word(word, building);
+      lex[1 + i] = id;
+      lex[1 + n + i] = at;
+      for (const p of pos) lex[at++] = p;
+      if (!building) {
+        let e = this.extra.get(id);
+        if (!e) this.extra.set(id, (e = { slots: [], terms: [] }));
+        e.slots.push(slot);
+        e.terms.push(orTerm(pos));
+      }
+    }
+    lex[1 + n + n] = at;
+    this.lex.push(lex);
+  }
+
+  /** Marks a service's slot dead (it changed or is no longer public). */
+  remove(id: string): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.slotOf.delete(id);
+    this.alive[slot] = 0;
+    this.lex[slot] = undefined;
+    this.live--;
+    this.churn++;
+  }
+
+  /** After the build's documents: the sorted dictionary and the packed postings. */
+  seal(): void {
+    const order = this.words.map((_, i) => i).sort((a, b) => cmp(this.words[a]!, this.words[b]!));
+    this.sortedIds = order;
+    this.sorted = order.map((i) => this.words[i]!);
+    const counts = new Int32Array(this.words.length + 1);
+    for (const lex of this.lex) {
+      if (!lex) continue;
+      const n = lex[0]!;
+      for (let i = 0; i < n; i++) counts[lex[1 + i]! + 1]!++;
+    }
+    for (let i = 1; i < counts.length; i++) counts[i]! += counts[i - 1]!;
+    const start = counts.slice();
+    const slots = new Int32Array(counts[counts.length - 1]!);
+    const terms = new Float32Array(slots.length);
+    const fill = counts.slice();
+    for (let slot = 0; slot < this.lex.length; slot++) {
+      const lex = this.lex[slot];
+      if (!lex) continue;
+      const n = lex[0]!;
+      for (let i = 0; i < n; i++) {
+        const w = lex[1 + i]!;
+        const at = fill[w]!++;
+        slots[at] = slot;
+        terms[at] = orTermOf(lex, i);
+      }
+    }
+    this.postStart = start;
+    this.postSlots = slots;
+    this.postTerms = terms;
+  }
+
+  /** Calls `f(slot, term)` for each live posting of word `id`, in slot order. */
+  postings(id: number, f: (slot: number, term: number) => void): void {
+    const alive = this.alive;
+    if (id + 1 < this.postStart.length) {
+      const end = this.postStart[id + 1]!;
+      const slots = this.postSlots;
+      const terms = this.postTerms;
+      for (let i = this.postStart[id]!; i < end; i++) {
+        const s = slots[i]!;
+        if (alive[s]) f(s, terms[i]!);
+      }
+    }
+    const e = this.extra.get(id);
+    if (e) {
+      for (let i = 0; i < e.slots.length; i++) {
+        const s = e.slots[i]!;
+        if (alive[s]) f(s, e.terms[i]!);
+      }
+    }
+  }
+
+  /** Word ids of an item's entries in the dictionary, in word order. */
+  entries(item: Item): number[] {
+    if (!item.prefix) {
+      const id = this.wordId.get(item.word);
+      return id === undefined ? [] : [id];
+    }
+    const out: number[] = [];
+    for (let i = lowerBound(this.sorted, item.word); i < this.sorted.length; i++) {
+      if (!this.sorted[i]!.startsWith(item.word)) break;
+      out.push(this.sortedIds[i]!);
+    }
+    return out;
+  }
+
+  private scratch(): void {
+    const n = this.slots;
+    if (this.mark.length < n) {
+      const size = Math.max(n, this.mark.length * 2, 1024);
+      this.mark = new Uint8Array(size);
+      this.acc = [new Float32Array(size), new Float32Array(size), new Float32Array(size)];
+    }
+  }
+
+  /** The slots matching `tq.match` and the filters, in slot order. */
+  match(tq: TextQuery, filter: IndexFilter): number[] {
+    this.scratch();
+    const mark = this.mark;
+    mark.fill(0, 0, this.slots);
+    const tokens = tq.tokens;
+    let found: number[] = [];
+    tokens.forEach((t, i) => {
+      const alternatives = [
+        ...this.entries({ word: t, prefix: true }),
+        ...(tq.corrections.get(t) ?? []).flatMap((c) => this.entries({ word: c, prefix: false })),
+      ];
+      for (const w of alternatives) {
+        this.postings(w, (s) => {
+          if (mark[s] === i) {
+            mark[s] = i + 1;
+            if (i === tokens.length - 1) found.push(s);
+          }
+        });
+      }
+    });
+    const country =
+      filter.country === undefined ? undefined : (this.countryCode.get(filter.country) ?? -1);
+    const category =
+      filter.category === 'all'
+        ? undefined
+        : filter.category === 'empty'
+          ? 0
+          : (this.categoryCode.get(filter.category) ?? -1);
+    const need =
+      (filter.online ? FLAG_ONLINE : 0) |
+      (filter.hasVacancy ? FLAG_VACANCY : 0) |
+      (filter.onMap ? FLAG_MAP : 0);
+    found = found.filter(
+      (s) =>
+        (country === undefined || this.country[s] === country) &&
+        (category === undefined || this.category[s] === category) &&
+        (this.flags[s]! & need) === need,
+    );
+    return found.sort((a, b) => a - b);
+  }
+
+  /**
+   * ts_rank of an OR query (or one item) for every slot its items reach, into `acc` (float4, as
+   * calc_rank_or sums): items sorted and de-duplicated, each item's entries in word order.
+   */
+  rankOr(items: Item[], acc: Float32Array): void {
+    acc.fill(0, 0, this.slots);
+    const uniq = sortUniq(items);
+    for (const item of uniq) {
+      for (const w of this.entries(item)) {
+        this.postings(w, (s, term) => {
+          acc[s] = acc[s]! + term / PI2_6;
+        });
+      }
+    }
+  }
+
+  /** The positions of `word id`'s entry in a slot's document (empty when it has none). */
+  private positions(lex: Lexemes, from: number, to: number): Int32Array {
+    return lex.subarray(from, to);
+  }
+
+  /** calc_rank_and over one document (tsrank.c), for a query of two or more distinct items. */
+  rankAnd(slot: number, uniq: Item[]): number {
+    const lex = this.lex[slot];
+    if (!lex) return 0;
+    const n = lex[0]!;
+    const pos: (Int32Array | undefined)[] = new Array(uniq.length);
+    let res = -1;
+    for (let i = 0; i < uniq.length; i++) {
+      const item = uniq[i]!;
+      // The document's entries of the item, in word order (its word ids are in word order).
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (cmp(this.words[lex[1 + mid]!]!, item.word) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let e = lo; e < n; e++) {
+        const w = this.words[lex[1 + e]!]!;
+        if (item.prefix ? !w.startsWith(item.word) : w !== item.word) break;
+        const post = this.positions(lex, lex[1 + n + e]!, lex[1 + n + e + 1]!);
+        pos[i] = post;
+        for (let k = 0; k < i; k++) {
+          const ct = pos[k];
+          if (!ct) continue;
+          for (let l = 0; l < post.length; l++) {
+            for (let p = 0; p < ct.length; p++) {
+              const dist = Math.abs((post[l]! & 0x3fff) - (ct[p]! & 0x3fff));
+              if (!dist) continue;
+              const curw = Math.fround(
+                Math.sqrt(
+                  Math.fround(
+                    Math.fround(WEIGHTS[post[l]! >> 14]! * WEIGHTS[ct[p]! >> 14]!) *
+                      wordDistance(dist),
+                  ),
+                ),
+              );
+              res = res < 0 ? curw : Math.fround(1.0 - (1.0 - res) * (1.0 - curw));
+            }
+          }
+        }
+      }
+    }
+    return res < 0 ? Math.fround(1e-20) : res;
+  }
+
+  /** Whether many slots changed since the build (a rebuild would pack them again). */
+  worn(): boolean {
+    return this.churn > Math.max(1000, this.live * REBUILD_SHARE);
+  }
+
+  /** An estimate of the bytes the index keeps (typed arrays and strings; the heap says more). */
+  bytes(): number {
+    let lex = 0;
+    for (const l of this.lex) if (l) lex += l.byteLength + 64;
+    const words = this.words.reduce((s, w) => s + w.length + 40, 0);
+    return (
+      lex +
+      words * 3 +
+      this.ids.length * 100 +
+      this.postSlots.byteLength * 2 +
+      this.alive.length * 14
+    );
+  }
+}
+
+/** Byte order of ASCII search keys (tsCompareString). */
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function lowerBound(sorted: string[], w: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < w) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** SortAndUniqItems (tsrank.c): by word, duplicates (whatever their prefix flag) dropped. */
+function sortUniq(items: Item[]): Item[] {
+  const sorted = [...items].sort((a, b) => cmp(a.word, b.word));
+  return sorted.filter((it, i) => i === 0 || it.word !== sorted[i - 1]!.word);
+}
+
+/** word_distance (tsrank.c). */
+function wordDistance(w: number): number {
+  if (w > 100) return Math.fround(1e-30);
+  return Math.fround(1.0 / (1.005 + 0.05 * Math.exp(Math.fround(w) / 1.5 - 2)));
+}
+
+/**
+ * One entry's term of calc_rank_or before the division by pi²/6, as float4:
+ * wjm + Σ w_j / j² - wjm / jm².
+ */
+function orTerm(pos: ArrayLike<number>): number {
+  let resj = 0;
+  let wjm = -1;
+  let jm = 0;
+  for (let j = 0; j < pos.length; j++) {
+    const w = WEIGHTS[pos[j]! >> 14]!;
+    resj = Math.fround(resj + Math.fround(w / ((j + 1) * (j + 1))));
+    if (w > wjm) {
+      wjm = w;
+      jm = j;
+    }
+  }
+  return Math.fround(Math.fround(wjm + resj) - Math.fround(wjm / ((jm + 1) * (jm + 1))));
+}
+
+function orTermOf(lex: Lexemes, i: number): number {
+  const n = lex[0]!;
+  return orTerm(lex.subarray(lex[1 + n + i]!, lex[1 + n + i + 1]!));
+}
+
+const WEIGHT_OF: Record<string, number> = { A: 3, B: 2, C: 1, D: 0 };
+
+/**
+ * The lexemes of `search_doc::text` ('word':1A,5B 'other':3), each with its positions packed as
+ * pos | weight << 14 (WordEntryPos). Search keys are [a-z0-9] only: no quotes to unescape.
+ */
+export function parseDoc(text: string): { word: string; pos: number[] }[] {
+  const out: { word: string; pos: number[] }[] = [];
+  const re = /'((?:[^']|'')*)'(?::([0-9A-D,]+))?/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    const word = m[1]!.replace(/''/g, "'");
+    const pos = (m[2] ?? '').split(',').filter(Boolean);
+    out.push({
+      word,
+      pos: pos.length
+        ? pos.map((p) => {
+            const last = p[p.length - 1]!;
+            const weight = WEIGHT_OF[last];
+            return weight === undefined ? Number(p) : Number(p.slice(0, -1)) | (weight << 14);
+          })
+        : // No positions: ts_rank's POSNULL (position 0, weight D).
+          [0],
+    });
+  }
+  return out;
+}
+
+/** The three tsqueries of rankExpression as ts_rank items. */
+function queryItems(tq: TextQuery) {
+  return {
+    exact: tq.tokens.map((word) => ({ word, prefix: false })),
+    prefix: tq.tokens.map((word) => ({ word, prefix: true })),
+    match: tq.tokens.flatMap((t) => [
+      { word: t, prefix: true },
+      ...(tq.corrections.get(t) ?? []).map((word) => ({ word, prefix: false })),
+    ]),
+  };
+}
+
+/** The matches of a query with their ranks (rankExpression's, computed here). */
+export interface Ranked {
+  slots: number[];
+  rank: Float64Array;
+}
+
+/** One query's answer from the index. */
+export class IndexView {
+  constructor(private readonly data: IndexData) {}
+
+  /** The matching services' slots, in slot order. */
+  match(tq: TextQuery, filter: IndexFilter): number[] {
+    return this.data.match(tq, filter);
+  }
+
+  id(slot: number): string {
+    return this.data.ids[slot]!;
+  }
+
+  demoted(slot: number): boolean {
+    return (this.data.flags[slot]! & FLAG_DEMOTED) !== 0;
+  }
+
+  created(slot: number): number {
+    return this.data.created[slot]!;
+  }
+
+  /** rankExpression (searchQuery.ts) of each slot, in float4 steps as PostgreSQL computes it. */
+  rank(tq: TextQuery, slots: number[]): Float64Array {
+    const d = this.data;
+    const items = queryItems(tq);
+    const [accExact, accPrefix, accMatch] = d.acc as [Float32Array, Float32Array, Float32Array];
+    d.rankOr(items.exact, accExact);
+    d.rankOr(items.prefix, accPrefix);
+    const nExact = sortUniq(items.exact).length;
+    const nPrefix = sortUniq(items.prefix).length;
+    const uniqMatch = sortUniq(items.match);
+    const single = tq.tokens.length === 1 && !tq.corrections.size;
+    // The match query is an OR of one word's alternatives, or an AND of the words'.
+    const andMatch = tq.tokens.length > 1 && uniqMatch.length > 1;
+    if (!single && !andMatch) d.rankOr(items.match, accMatch);
+    const out = new Float64Array(slots.length);
+    for (let i = 0; i < slots.length; i++) {
+      const s = slots[i]!;
+      const exact = Math.fround(accExact[s]! / nExact);
+      const prefix = Math.fround(accPrefix[s]! / nPrefix);
+      if (single) {
+        out[i] = exact + Math.fround(0.7) * prefix;
+        continue;
+      }
+      const match = andMatch
+        ? d.rankAnd(s, uniqMatch)
+        : Math.fround(accMatch[s]! / uniqMatch.length);
+      out[i] = exact + Math.fround(0.5) * prefix + Math.fround(0.2) * match;
+    }
+    return out;
+  }
+}
+
+/** The index of one database (per cache state: a stopped cache starts a new one). */
+class WordIndex {
+  data: IndexData | null = null;
+  /** Updates and builds, in order: a search waits for them. */
+  private pending: Promise<void> = Promise.resolve();
+  private building = false;
+  /** Services changed while a build ran: read again once it is done. */
+  private queued = new Set<string>();
+  /** A change of anything arrived while building: build again. */
+  private again = false;
+  failed = false;
+  /** The last build's error (for the log). */
+  error: unknown;
+
+  constructor(private readonly db: Db) {}
+
+  /** A notification's change (null: anything). */
+  changed(change: Change | null): void {
+    if (!change) {
+      this.data = null;
+      if (this.building) this.again = true;
+      else this.build();
+      return;
+    }
+    const ids = change.services;
+    if (!ids?.length) return;
+    if (this.building) for (const id of ids) this.queued.add(id);
+    if (this.data) {
+      const data = this.data;
+      this.pending = this.pending.then(() => this.update(data, ids));
+    }
+  }
+
+  private async update(data: IndexData, ids: string[]): Promise<void> {
+    if (this.data !== data) return;
+    try {
+      const rows = await readRows(this.db, ids);
+      if (this.data !== data) return;
+      for (const id of ids) data.remove(id);
+      for (const row of rows) data.add(row, false);
+      if (data.worn() && !this.building) this.build();
+    } catch {
+      this.data = null;
+      this.build();
+    }
+  }
+
+  /** Builds again in the background; the current data (if any) serves and follows meanwhile. */
+  build(): void {
+    if (this.building) {
+      this.again = true;
+      return;
+    }
+    this.building = true;
+    this.again = false;
+    this.queued.clear();
+    void (async () => {
+      let data: IndexData | null = null;
+      try {
+        data = new IndexData();
+        let after = '';
+        for (;;) {
+          const rows = await readRows(this.db, undefined, after);
+          for (const row of rows) data.add(row, true);
+          if (rows.length < CHUNK) break;
+          after = rows[rows.length - 1]!.id;
+        }
+        data.seal();
+        const changed = [...this.queued];
+        this.queued.clear();
+        if (changed.length) {
+          const rows = await readRows(this.db, changed);
+          for (const id of changed) data.remove(id);
+          for (const row of rows) data.add(row, false);
+        }
+        this.failed = false;
+      } catch (err) {
+        data = null;
+        this.failed = true;
+        this.error = err;
+      }
+      this.building = false;
+      if (this.again) {
+        this.data = null;
+        this.build();
+        return;
+      }
+      if (data && this.queued.size) {
+        // Changes arrived during the last read: apply them in order with later ones.
+        const ids = [...this.queued];
+        this.queued.clear();
+        const built = data;
+        this.data = built;
+        this.pending = this.pending.then(() => this.update(built, ids));
+        return;
+      }
+      this.data = data;
+    })();
+  }
+
+  private whenBuilt(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const check = () => (this.building ? setTimeout(check, 5) : resolve());
+      check();
+    });
+  }
+
+  /**
+   * The data, once every update seen so far is applied; null until built, or after a change it
+   * cannot apply until built again (a rebuild of worn data serves the old data meanwhile).
+   */
+  async ready(): Promise<IndexData | null> {
+    // Updates queued meanwhile are awaited too.
+    for (;;) {
+      const p = this.pending;
+      await p;
+      if (p === this.pending) break;
+    }
+    return this.data;
+  }
+
+  /** Resolves once no build runs (tests, the bench). */
+  async built(): Promise<boolean> {
+    await this.whenBuilt();
+    await this.pending;
+    return this.data !== null;
+  }
+}
+
+/** The services' rows as the index reads them: `ids` (only the public ones), or a chunk by id. */
+async function readRows(db: Db, ids?: string[], after = ''): Promise<Row[]> {
+  const where = ids
+    ? sql`services.id = ANY(${`{${ids.join(',')}}`}::uuid[])`
+    : after
+      ? sql`services.id > ${after}::uuid`
+      : sql`true`;
+  const res = await db.execute(sql`
+    SELECT services.id::text AS id, services.search_doc::text AS doc, services.country_code AS country,
+      services.category, (CASE WHEN services.is_online THEN ${sql.raw(String(FLAG_ONLINE))} ELSE 0 END
+        + CASE WHEN services.have_vacancy THEN ${sql.raw(String(FLAG_VACANCY))} ELSE 0 END
+        + CASE WHEN services.show_on_map AND services.lat IS NOT NULL AND services.lng IS NOT NULL
+            THEN ${sql.raw(String(FLAG_MAP))} ELSE 0 END
+        + CASE WHEN services.confirmation = 'overdue' THEN ${sql.raw(String(FLAG_DEMOTED))} ELSE 0 END)::int AS flags,
+      extract(epoch FROM services.created_at)::float8 AS created
+    FROM services WHERE ${where} AND ${publiclyVisible()}
+    ${ids ? sql`` : sql`ORDER BY services.id LIMIT ${CHUNK}`}`);
+  return (res as unknown as { rows: Row[] }).rows.map((r) => ({
+    ...r,
+    flags: Number(r.flags),
+    created: Number(r.created),
+  }));
+}
+
+/**
+ * The word index of `db`, ready and up to date with every write seen; null when the search
+ * must take the SQL path (off, not listening, building, failed). Starts a build when there is
+ * none yet.
+ */
+export async function wordIndexOf(db: Db): Promise<IndexView | null> {
+  if (!enabled) return null;
+  const f = await followSearchChanges(db, () => new WordIndex(db));
+  if (f.created) f.follower.build();
+  if (!f.listening) return null;
+  const data = await f.follower.ready();
+  return data && new IndexView(data);
+}
+
+/**
+ * Starts building `db`'s word index (server start) and resolves once the build is done: true
+ * when it is ready. Nothing when the index is off or the cache is not listening.
+ */
+export async function buildWordIndex(db: Db): Promise<boolean> {
+  if (!enabled) return false;
+  const f = await followSearchChanges(db, () => new WordIndex(db));
+  if (f.created) f.follower.build();
+  return (await f.follower.built()) && f.listening;
+}
+
+/** The bytes the index of `db` keeps (an estimate from its arrays), 0 when none. */
+export async function wordIndexBytes(db: Db): Promise<number> {
+  const f = await followSearchChanges(db, () => new WordIndex(db));
+  return f.follower.data?.bytes() ?? 0;
+}
