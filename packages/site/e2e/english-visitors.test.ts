@@ -146,6 +146,30 @@ describe('the first paint in the visitor’s language', () => {
     }
   });
 
+  it('widgets on English screens use the site’s English file, not chunks of their own', async () => {
+    const page = await (await newContext({ locale: 'en-GB' })).newPage();
+    const scripts: Promise<{ url: string; body: string }>[] = [];
+    page.on('response', (response) => {
+      if (/\/assets\/[^/]+\.js$/.test(response.url()))
+        scripts.push(response.text().then((body) => ({ url: response.url(), body })));
+    });
+    const list = (await (await fetch(`${server.baseUrl}/api/v1/services?pageSize=1`)).json()) as {
+      items: { id: string }[];
+    };
+    for (const path of ['/', `/services/${list.items[0]!.id}`, '/?mode=vacancies']) {
+      await page.goto(`${server.baseUrl}${path}`);
+      await live(page);
+      await page.waitForLoadState('networkidle');
+    }
+    const loaded = await Promise.all(scripts);
+    expect(loaded.some((s) => /\/assets\/en_GB-/.test(s.url))).toBe(true);
+    // A widget's own English namespace is a chunk that only re-exports part of the language's file.
+    const own = loaded.filter((s) =>
+      /^export\s*\{[^}]*\}\s*from\s*"\.\/en_GB-/.test(s.body.trim()),
+    );
+    expect(own.map((s) => s.url)).toEqual([]);
+  });
+
   it('a language chosen in the switcher is served from then on, over the browser’s', async () => {
     const context = await newContext({ locale: 'en-GB' });
     const page = await context.newPage();

@@ -1,4 +1,5 @@
-import { loadI18n, startLocale } from '@poruch/core';
+import { I18N_NAMESPACE, loadI18n, startLocale, type LocaleCode } from '@poruch/core';
+import { provideWidgetMessages } from '@poruch/widgets';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
@@ -40,6 +41,11 @@ async function start(): Promise<void> {
       document.documentElement.dataset.locale,
       navigator.languages,
     ),
+  );
+  // The widgets on the site's screens read the same file instead of importing their own chunks.
+  provideWidgetMessages(
+    i18n.language as LocaleCode,
+    i18n.getResourceBundle(i18n.language, I18N_NAMESPACE) as Record<string, unknown>,
   );
   await yieldToMain();
   const services = createAppServices(i18n);

@@ -6,6 +6,7 @@ import {
 } from '@poruch/core/lite';
 import { common, error, widget } from '@poruch/core/locales/ua.json';
 import type { Messages, Namespaces } from './messages.js';
+import { arrived } from './messages/arrived.js';
 
 /** `common`, `error` and `widget`, which every widget has; English in one chunk. */
 const BASE: Messages = {
@@ -28,9 +29,7 @@ type Loader = () => Promise<Namespaces>;
 
 const NONE: readonly Messages[] = [];
 // Page-wide, so that two widgets (or a language switched back) import a chunk once, and a
-// widget whose language is already here renders at once. `arrived` holds each language's
-// namespaces by name, whichever chunk brought them (an element's chunk brings all of its own).
-const arrived = new Map<LocaleCode, Record<string, unknown>>();
+// widget whose language is already here renders at once (`arrived`: see messages/arrived.ts).
 const loaded = new Map<Loader, Namespaces>();
 const pending = new Map<Loader, Promise<Namespaces>>();
 const built = new WeakMap<readonly Messages[], Map<LocaleCode, WidgetI18n>>();

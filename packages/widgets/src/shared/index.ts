@@ -59,6 +59,7 @@
  * translation. {@link loadWidgetI18n} keeps the i18n rules at a fraction of the size.
  */
 export { loadWidgetI18n, loadedWidgetI18n } from './createWidgetI18n.js';
+export { provideWidgetMessages } from './messages/arrived.js';
 export type { WidgetI18n } from './createWidgetI18n.js';
 export * from './messages.js';
 export { defineWidget } from './defineWidget.js';
