@@ -5,6 +5,7 @@ import { DataDirBusyError } from './db/lock.js';
 import { DamagedDatabaseError, openEmbeddedOrRefuse } from './db/recovery.js';
 import { EnvError, loadEnv } from './env.js';
 import { listenAdminSocket } from './lib/admin-socket.js';
+import { buildWordIndex } from './search/wordIndex.js';
 import { mapCacheOf } from './map/index.js';
 import { seedDemo } from './seed/demo.js';
 
@@ -51,6 +52,14 @@ async function main() {
   mapCacheOf(app)
     .get({})
     .catch((err: unknown) => app.log.warn({ err }, 'map warm-up failed'));
+  // Build the search's word index in the background (searches take the SQL path meanwhile). With
+  // a read replica the searches read the replica through SQL: no index.
+  if (!database.read) {
+    const started = Date.now();
+    buildWordIndex(database.db)
+      .then((ready) => app.log.info({ ready, ms: Date.now() - started }, 'search word index'))
+      .catch((err: unknown) => app.log.warn({ err }, 'search word index failed'));
+  }
 
   // Graceful stop (docs/operations.md#graceful-shutdown): stop listening, answer the requests in
   // flight (plugins/shutdown.ts), let the outbox worker finish its batch, close the database, exit

@@ -3,6 +3,7 @@ import { services } from '../db/schema.js';
 import { cachedSearch } from '../search/cache.js';
 import { TOTAL_CAP } from '../search/pages.js';
 import { serviceMatch } from '../search/services.js';
+import { indexedQuery } from '../search/wordIndex.js';
 import type { MapFilter } from './MapCache.js';
 
 /**
@@ -17,13 +18,29 @@ interface TextQuery extends MapFilter {
 
 /**
  * The ids, joined by commas, of the services the services search matches for the query with
- * `onMap` (its text and filters, through the search's own conditions), at most MAP_TEXT_LIMIT;
+ * `onMap` (its text and filters: through the search's word index, else the search's own SQL
+ * conditions), at most MAP_TEXT_LIMIT;
  * null when the text has no word to match. Kept in the search cache, so retired by the same
  * writes as search pages.
  */
 const cachedIds = cachedSearch(
   'map',
   async (db: Db, query: TextQuery): Promise<string | null> => {
+    // The word index's matches (the search's own, see wordIndex.ts) when it is there.
+    const indexed = await indexedQuery(db, query.q);
+    if (indexed) {
+      if (!indexed.tq) return null;
+      const slots = indexed.index.match(indexed.tq, {
+        country: query.country,
+        category: query.category ?? 'all',
+        online: query.online,
+        onMap: true,
+      });
+      return slots
+        .slice(0, MAP_TEXT_LIMIT)
+        .map((s) => indexed.index.id(s))
+        .join(',');
+    }
     const { tq, where } = await serviceMatch(db, {
       q: query.q,
       country: query.country,

@@ -22,7 +22,7 @@ import {
 import { indexedPage } from './indexedPage.js';
 import { buildTextQuery, rankExpression, type TextQuery } from './searchQuery.js';
 import { publiclyVisible } from './visibility.js';
-import { wordIndexOf } from './wordIndex.js';
+import { indexedQuery } from './wordIndex.js';
 
 /** The search document: maintained by triggers (migration 0002_search.sql), not in schema.ts. */
 const serviceDoc = sql`${services}.search_doc`;
@@ -113,12 +113,9 @@ async function indexedServices(
   if (!query.q || query.bbox || (near && query.radiusKm !== undefined)) return null;
   const byRank = query.sort === 'relevance' || (query.sort === 'distance' && !near);
   if (!byRank && query.sort !== 'newest') return null;
-  if (!(await wordIndexOf(db))) return null;
-  const tq = await buildTextQuery(db, query.q);
-  if (!tq) return null;
-  // Again: writes seen while the corrections were read are applied first.
-  const index = await wordIndexOf(db);
-  if (!index) return null;
+  const indexed = await indexedQuery(db, query.q);
+  if (!indexed?.tq) return null;
+  const { index, tq } = indexed;
   const distanceCol = near ? distanceFrom(near) : sql`NULL::float8`;
   const rank = rankExpression(serviceDoc, tq);
   return indexedPage<SummaryRow>(db, {

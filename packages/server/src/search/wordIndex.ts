@@ -2,7 +2,7 @@ import type { CategoryFilter } from '@poruch/core';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/types.js';
 import { followSearchChanges, type Change } from './cache.js';
-import type { TextQuery } from './searchQuery.js';
+import { buildTextQuery, type TextQuery } from './searchQuery.js';
 import { publiclyVisible } from './visibility.js';
 
 /**
@@ -610,9 +610,8 @@ class WordIndex {
     this.again = false;
     this.queued.clear();
     void (async () => {
-      let data: IndexData | null = null;
+      let data: IndexData | null = new IndexData();
       try {
-        data = new IndexData();
         let after = '';
         for (;;) {
           const rows = await readRows(this.db, undefined, after);
@@ -721,14 +720,36 @@ export async function wordIndexOf(db: Db): Promise<IndexView | null> {
 }
 
 /**
- * Starts building `db`'s word index (server start) and resolves once the build is done: true
- * when it is ready. Nothing when the index is off or the cache is not listening.
+ * The word index and the text query of `q` (null when it has no word to match), the index up to
+ * date with the writes seen while the query's corrections were read; null when the search must
+ * take the SQL path.
  */
-export async function buildWordIndex(db: Db): Promise<boolean> {
+export async function indexedQuery(
+  db: Db,
+  q: string,
+): Promise<{ index: IndexView; tq: TextQuery | null } | null> {
+  if (!(await wordIndexOf(db))) return null;
+  const tq = await buildTextQuery(db, q);
+  const index = await wordIndexOf(db);
+  return index && { index, tq };
+}
+
+/**
+ * Starts building `db`'s word index (server start, tests, the bench) and resolves once it serves:
+ * true when it is built and the database listens (on PostgreSQL the listening connection comes
+ * a moment later, and its start builds the index again); false when the index is off or is not
+ * serving within `timeoutMs`.
+ */
+export async function buildWordIndex(db: Db, timeoutMs = 60_000): Promise<boolean> {
   if (!enabled) return false;
-  const f = await followSearchChanges(db, () => new WordIndex(db));
-  if (f.created) f.follower.build();
-  return (await f.follower.built()) && f.listening;
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const f = await followSearchChanges(db, () => new WordIndex(db));
+    if (f.created) f.follower.build();
+    if ((await f.follower.built()) && f.listening) return true;
+    if (Date.now() > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** The bytes the index of `db` keeps (an estimate from its arrays), 0 when none. */

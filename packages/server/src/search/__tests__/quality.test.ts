@@ -3,7 +3,8 @@ import { serviceSearchQuerySchema } from '@poruch/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.js';
 import { freshDatabase } from '../../__tests__/helpers/server.js';
-import { searchServices } from '../index.js';
+import { searchServices, setSearchCache } from '../index.js';
+import { buildWordIndex, setWordIndex } from '../wordIndex.js';
 import { insertCatalogue } from './catalogue.js';
 
 /**
@@ -143,6 +144,24 @@ describe('search quality set', () => {
     expect(cyrillic.length).toBeGreaterThanOrEqual(20);
     expect(CASES.length - cyrillic.length).toBeGreaterThanOrEqual(20);
     expect(CASES.length).toBeGreaterThanOrEqual(40);
+  });
+
+});
+
+// Through the word index (wordIndex.ts) and through SQL alone: each case in both, the result
+// cache off so each computes its own page.
+describe.each([
+  { index: true, path: 'word index' },
+  { index: false, path: 'SQL' },
+])('search quality set, $path', ({ index }) => {
+  beforeAll(async () => {
+    setSearchCache(false);
+    setWordIndex(index);
+    if (index) expect(await buildWordIndex(database.db)).toBe(true);
+  });
+  afterAll(() => {
+    setSearchCache(true);
+    setWordIndex(true);
   });
 
   it.each(CASES)('$q → $first $top ($why)', async ({ q, first, top, filters }) => {
