@@ -1,47 +1,65 @@
 /**
- * Snapshot benchmark: how long an online snapshot of the embedded database keeps requests
- * waiting, at 100k synthetic services (docs/performance.md § Snapshots).
+ * Snapshot benchmark: how long an online snapshot of the embedded database, and the checkpoints
+ * that keep it short, keep requests waiting, at 100k synthetic services (docs/performance.md
+ * § Snapshots).
  *
  *   pnpm --filter @poruch/server bench backup [--quick] [--services 100000]
  *
- * The server (buildApp on a port) runs on a PGlite folder with the synthetic catalogue. A probe
- * sends one database read after the other (`GET /api/v1/services`, a page of the list) and
- * records each answer's time, while the event loop's delay is sampled at 1 ms. After a warm-up
- * and 1,000 services renamed (dirty pages for the checkpoint), three phases, in one run: idle
- * (the baseline), an online snapshot (db/snapshots.ts: pg_backup_start, the copy,
- * pg_backup_stop, then the verification in a worker thread), and for comparison PGlite's own
- * `dumpDataDir('gzip')`, which holds the database for the whole dump. Reported per phase: the
- * probe's p50 / p99 / longest answer, the longest event-loop delay, and the phase's duration;
- * for the snapshot also the longest time it held PGlite (the pause) and the file's size.
- * PGlite only: on PostgreSQL the server takes no snapshots.
+ * The server (buildApp on a port, with its checkpointer) runs on a PGlite folder with the
+ * synthetic catalogue. In every phase two streams run: a probe sends one database read after
+ * the other (`GET /api/v1/services`, a page of the list) and a writer renames one service every
+ * 200 ms (SQL on the same PGlite; a rename rewrites its search columns and indexes, ~100 KB of
+ * WAL); the event loop's delay is sampled at 1 ms. After a warm-up, in one run: the streams alone
+ * (the baseline: the checkpointer's own pauses), the online snapshot's copy (db/snapshots.ts)
+ * and its verification in a worker thread, the previous method for comparison (the checkpointer
+ * off for a phase, then `pg_backup_start` … `pg_backup_stop`, whose checkpoint writes every page
+ * changed since the last one), and PGlite's own `dumpDataDir('gzip')`, which holds the database
+ * for the whole dump. Reported per phase: the reads' p50 / p99 / longest, the writes' longest,
+ * the longest event-loop delay, the longest checkpoint of the checkpointer, the WAL since the
+ * last checkpoint at the end, and the longest hold of PGlite by the snapshot (or the backup
+ * calls). PGlite only: on PostgreSQL the server takes no snapshots.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { walSinceCheckpoint } from '../src/db/checkpoints.js';
 import { dumpOnline, verifySnapshot } from '../src/db/snapshots.js';
 import { benchArgs, pct, serveApp, syntheticDatabase } from './common.js';
 
 const args = benchArgs({ services: { type: 'string' } });
 const SERVICES = Number(args.services ?? (args.quick ? 10_000 : 100_000));
-const IDLE_MS = args.quick ? 2000 : 5000;
+const PHASE_MS = args.quick ? 3000 : 8000;
+const WRITE_EVERY_MS = 200;
 
 console.error(`seeding ${SERVICES} synthetic services on PGlite…`);
 const seeded = await syntheticDatabase(SERVICES, 'poruch-bench-backup');
 const database = await seeded.open();
 const server = await serveApp(database);
-const embedded = database.embedded!;
+const client = database.embedded!.client;
+const checkpoints = server.app.checkpoints!;
+const ids = (
+  await client.query<{ id: string }>('SELECT id FROM services ORDER BY id LIMIT 5000')
+).rows.map((r) => r.id);
 
 interface Phase {
   name: string;
   ms: number;
-  answers: number[];
+  reads: number[];
+  writes: number[];
   loopMaxMs: number;
+  checkpointMs: number;
+  checkpoints: number;
+  walKB: number;
   note?: string;
 }
 
-/** Runs `work` while the probe reads and the event loop is watched. */
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let renamed = 0;
+
+/** Runs `work` while the probe reads, the writer writes and the event loop is watched. */
 async function phase(name: string, work: () => Promise<string | undefined>): Promise<Phase> {
-  const answers: number[] = [];
+  const reads: number[] = [];
+  const writes: number[] = [];
   let stop = false;
   const probe = (async () => {
     let page = 1;
@@ -51,9 +69,23 @@ async function phase(name: string, work: () => Promise<string | undefined>): Pro
         `${server.base}/api/v1/services?pageSize=20&page=${(page++ % 50) + 1}`,
       );
       await res.arrayBuffer();
-      answers.push(performance.now() - t);
+      reads.push(performance.now() - t);
     }
   })();
+  const writer = (async () => {
+    let next = performance.now();
+    while (!stop) {
+      const t = performance.now();
+      await client.query(`UPDATE services SET name = name || '.' WHERE id = $1`, [
+        ids[renamed++ % ids.length],
+      ]);
+      writes.push(performance.now() - t);
+      next += WRITE_EVERY_MS;
+      await sleep(Math.max(0, next - performance.now()));
+    }
+  })();
+  checkpoints.longestMs = 0;
+  const taken = checkpoints.count;
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const started = performance.now();
@@ -61,57 +93,88 @@ async function phase(name: string, work: () => Promise<string | undefined>): Pro
   const ms = performance.now() - started;
   loop.disable();
   stop = true;
-  await probe;
-  return { name, ms, answers: answers.sort((a, b) => a - b), loopMaxMs: loop.max / 1e6, note };
+  await Promise.all([probe, writer]);
+  return {
+    name,
+    ms,
+    reads: reads.sort((a, b) => a - b),
+    writes: writes.sort((a, b) => a - b),
+    loopMaxMs: loop.max / 1e6,
+    checkpointMs: checkpoints.longestMs,
+    checkpoints: checkpoints.count - taken,
+    walKB: (await walSinceCheckpoint(client)) / 1024,
+    note,
+  };
 }
 
 const out = path.join(seeded.dataDir, 'backups');
 await fs.mkdir(out, { recursive: true });
+const file = path.join(out, 'online.pglite.tar.gz');
 const phases: Phase[] = [];
-// Warm-up (JIT, the list's plan), not reported; then writes, so the snapshot's checkpoint has
-// dirty pages to write as on a site in use: 1,000 services renamed.
-await phase('warm-up', () => new Promise((r) => setTimeout(() => r(undefined), IDLE_MS)));
-await embedded.client.query(
-  `UPDATE services SET name = name || ' ' WHERE id IN (SELECT id FROM services LIMIT 1000)`,
-);
-phases.push(await phase('idle', () => new Promise((r) => setTimeout(() => r(undefined), IDLE_MS))));
-let verifyMs = 0;
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const wait = () => sleep(PHASE_MS).then(() => undefined);
+
+await phase('warm-up', wait); // JIT, the list's plan; not reported
+phases.push(await phase('reads and writes (checkpointer on)', wait));
 phases.push(
-  await phase('online snapshot: dump', async () => {
-    const { bytes, pauseMs } = await dumpOnline(
-      embedded.client,
-      embedded.dbDir,
-      path.join(out, 'online.pglite.tar.gz'),
-    );
-    return `held PGlite at most ${pauseMs.toFixed(1)} ms; ${(bytes / 1e6).toFixed(1)} MB`;
+  await phase('online snapshot: copy', async () => {
+    const { bytes, pauseMs } = await dumpOnline(client, database.embedded!.dbDir, file);
+    return `snapshot held PGlite ${ms(pauseMs)}; ${(bytes / 1e6).toFixed(1)} MB`;
   }),
 );
+let verifyMs = 0;
 phases.push(
   await phase('online snapshot: verification (worker)', async () => {
     const t = performance.now();
-    const counts = await verifySnapshot(path.join(out, 'online.pglite.tar.gz'));
+    const counts = await verifySnapshot(file);
     verifyMs = performance.now() - t;
     return `${counts.services} services counted`;
   }),
 );
 phases.push(
+  await phase(
+    'before, for comparison: no checkpointer, then pg_backup_start … pg_backup_stop',
+    async () => {
+      await checkpoints.stop();
+      try {
+        await wait();
+        const hold = async (query: string) => {
+          const t = performance.now();
+          await client.query(query);
+          return performance.now() - t;
+        };
+        const start = await hold(`SELECT pg_backup_start('bench', true)`);
+        await sleep(1000);
+        const stop = await hold('SELECT pg_backup_stop(false)');
+        return `pg_backup_start held PGlite ${ms(start)}, pg_backup_stop ${ms(stop)}`;
+      } finally {
+        checkpoints.start();
+      }
+    },
+  ),
+);
+phases.push(
   await phase("PGlite's dumpDataDir('gzip'), for comparison", async () => {
-    const dump = await embedded.client.dumpDataDir('gzip');
+    const dump = await client.dumpDataDir('gzip');
     return `${(dump.size / 1e6).toFixed(1)} MB`;
   }),
 );
 
-const ms = (n: number) => `${n.toFixed(1)} ms`;
-console.log(`\n${SERVICES} synthetic services on PGlite; one probe read after another.\n`);
 console.log(
-  '| phase | duration | probe answers | p50 | p99 | longest | event loop, longest delay | note |',
+  `\n${SERVICES} synthetic services on PGlite; one probe read after another, a rename every ` +
+    `${WRITE_EVERY_MS} ms.\n`,
 );
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log(
+  '| phase | duration | reads | p50 | p99 | longest | writes, longest | event loop, longest delay | checkpoints, longest | WAL since checkpoint | note |',
+);
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const p of phases) {
-  const a = p.answers;
+  const r = p.reads;
   console.log(
-    `| ${p.name} | ${(p.ms / 1000).toFixed(1)} s | ${a.length} | ${ms(pct(a, 50))} | ` +
-      `${ms(pct(a, 99))} | ${ms(a[a.length - 1] ?? 0)} | ${ms(p.loopMaxMs)} | ${p.note ?? ''} |`,
+    `| ${p.name} | ${(p.ms / 1000).toFixed(1)} s | ${r.length} | ${ms(pct(r, 50))} | ` +
+      `${ms(pct(r, 99))} | ${ms(r[r.length - 1] ?? 0)} | ${ms(p.writes[p.writes.length - 1] ?? 0)} | ` +
+      `${ms(p.loopMaxMs)} | ${p.checkpoints ? `${p.checkpoints}, ${ms(p.checkpointMs)}` : 'none'} | ` +
+      `${p.walKB.toFixed(0)} KB | ${p.note ?? ''} |`,
   );
 }
 console.log(`\nverification: ${(verifyMs / 1000).toFixed(1)} s`);

@@ -113,6 +113,7 @@ export async function serveApp(database: Database, env: Record<string, string> =
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     base,
+    app,
     close: async () => {
       await app.close();
       await fs.rm(dataDir, { recursive: true, force: true });

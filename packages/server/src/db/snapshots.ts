@@ -1,12 +1,18 @@
 /**
  * Online snapshots of the embedded database (docs/operations.md § Snapshots and recovery).
  *
- * A snapshot is taken while the server serves, with PostgreSQL's own online backup:
- * `pg_backup_start` (a checkpoint), a copy of the data folder's files with asynchronous reads,
- * then `pg_backup_stop`, whose backup label is added to the copy together with the WAL written
- * meanwhile. Pages that changed during the copy are put right by replaying that WAL when the
- * snapshot is opened, as for any PostgreSQL base backup. Only the two calls run on PGlite's
- * (single) thread; the copy and the compression do not hold it, so requests go on meanwhile.
+ * A snapshot is taken while the server serves, as PostgreSQL's crash recovery would rebuild it:
+ * pg_control as it is at the start (it names the last checkpoint), a copy of the data folder's
+ * files with asynchronous reads, then the WAL from that checkpoint's redo point to what was
+ * written by the end of the copy. Opening the snapshot replays that WAL, which puts right every
+ * page that changed during the copy, as for any PostgreSQL base backup: with full-page writes on,
+ * the first change of a page after a checkpoint logs the whole page. The WAL is read after the
+ * data files (a page reaches its file only after the WAL of its changes), and a temporary
+ * replication slot keeps it from being recycled by the checkpoints taken meanwhile
+ * (db/checkpoints.ts). No checkpoint of its own: `pg_backup_start` would write every page
+ * changed since the last one while it holds PGlite. Only three small calls (the slot, the WAL's
+ * end, the slot dropped) run on PGlite's (single) thread; the copy and the compression do not
+ * hold it, so requests go on meanwhile.
  *
  * The file is a gzipped tarball in the layout of PGlite's `dumpDataDir`, so `pnpm restore` and
  * `loadDataDir` read it like any PGlite backup. It is written to a temporary name, synced and
@@ -16,7 +22,7 @@
  * newest one.
  */
 import fs from 'node:fs/promises';
-import { constants as fsConstants, createWriteStream } from 'node:fs';
+import { constants as fsConstants, createWriteStream, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -62,7 +68,14 @@ const SKIP_CONTENTS = new Set([
   'pg_subtrans',
   'pg_replslot',
 ]);
-const SKIP_FILES = new Set(['postmaster.pid', 'postmaster.opts', 'backup_label', 'tablespace_map']);
+const CONTROL_FILE = 'global/pg_control';
+const SKIP_FILES = new Set([
+  'postmaster.pid',
+  'postmaster.opts',
+  'backup_label',
+  'tablespace_map',
+  CONTROL_FILE, // as it was before the copy, see dumpOnline
+]);
 
 /** One 512-byte ustar header. */
 function tarHeader(name: string, size: number, mode: number, mtime: number, dir: boolean) {
@@ -96,6 +109,12 @@ function tarHeader(name: string, size: number, mode: number, mtime: number, dir:
 
 const pad = (size: number) => Buffer.alloc((512 - (size % 512)) % 512);
 const CHUNK = 1024 * 1024;
+
+function* tarFile(name: string, content: Buffer) {
+  yield tarHeader(`/${name}`, content.length, 0o600, Date.now(), false);
+  yield content;
+  yield pad(content.length);
+}
 
 /** A file's bytes as they are now, exactly `size` long (a file that shrank meanwhile: zeros). */
 async function* fileBytes(file: string, size: number) {
@@ -151,14 +170,6 @@ async function* tarTree(
   }
 }
 
-function tarFile(name: string, content: Buffer) {
-  return [
-    tarHeader(`/${name}`, content.length, 0o600, Date.now(), false),
-    content,
-    pad(content.length),
-  ];
-}
-
 /** Writes a file from `chunks` through `<file>.partial`, fsyncs it and renames it into place. */
 async function writeSynced(file: string, chunks: AsyncIterable<Buffer>) {
   const tmp = `${file}.partial`;
@@ -196,10 +207,13 @@ async function syncDir(dir: string) {
   }
 }
 
+/** The temporary replication slot that keeps a snapshot's WAL from being recycled meanwhile. */
+const SLOT = 'poruch_snapshot';
+
 /**
  * Copies the running database into `file` (an online base backup, see the top of this file).
  * `dbDir` is the folder PGlite has open. Resolves to the file's size and the longest time one of
- * the two calls held PGlite (the only part that keeps requests waiting).
+ * its three small calls held PGlite (the only part that keeps requests waiting).
  */
 export async function dumpOnline(
   client: PGlite,
@@ -208,18 +222,28 @@ export async function dumpOnline(
   signal?: AbortSignal,
 ): Promise<{ bytes: number; pauseMs: number }> {
   let pauseMs = 0;
-  const timed = async <T>(call: () => Promise<T>) => {
+  const call = async <T>(query: string) => {
     const started = performance.now();
     try {
-      return await call();
+      return (await client.query<T>(query)).rows[0]!;
     } finally {
       pauseMs = Math.max(pauseMs, performance.now() - started);
     }
   };
-  await timed(() => client.query(`SELECT pg_backup_start('poruch snapshot', true)`));
-  let stopped = false;
+  // The slot keeps the WAL from the last checkpoint's redo point on (checkpoints during the copy
+  // would recycle it); replay of the copy starts at that point, so its segment is the first one.
+  const start = await call<{ wal: string; fpw: string }>(
+    `SELECT pg_walfile_name(c.redo_lsn) AS wal, current_setting('full_page_writes') AS fpw
+       FROM pg_create_physical_replication_slot('${SLOT}', true, true), pg_control_checkpoint() c`,
+  );
   try {
-    let label = '';
+    if (start.fpw !== 'on') {
+      throw new Error('full_page_writes is off: an online snapshot needs it on');
+    }
+    // pg_control as it is now, before any data file: it names that checkpoint. A checkpoint
+    // during the copy writes a newer one, whose redo point may come after pages copied earlier.
+    // Read at once, on PGlite's own thread: no write of it can be under way.
+    const control = readFileSync(path.join(dbDir, CONTROL_FILE));
     const chunks = async function* () {
       yield* tarTree(
         dbDir,
@@ -227,24 +251,19 @@ export async function dumpOnline(
         (rel, dir) => {
           const top = rel.split('/')[0]!;
           if (SKIP_FILES.has(rel) || rel.endsWith('pg_internal.init')) return 'skip';
-          if (top === 'pg_wal') return 'skip'; // after the stop, below
+          if (top === 'pg_wal') return 'skip'; // after the data files, below
           if (SKIP_CONTENTS.has(top)) return rel === top && dir ? 'dir-only' : 'skip';
           return 'all';
         },
         signal,
       );
-      // The WAL from the start's checkpoint to the stop (which waits for nothing: no archive):
-      // the segments from the label's first to the one holding the stop's position. Older ones
-      // and the recycled ones ahead are not needed.
-      const { rows } = await timed(() =>
-        client.query<{ labelfile: string; last: string }>(
-          'SELECT labelfile, pg_walfile_name(lsn) AS last FROM pg_backup_stop(false)',
-        ),
+      yield* tarFile(CONTROL_FILE, control);
+      // The WAL up to what is written now, read after the data files: a page reaches its file
+      // only after the WAL of its changes. Older segments and the recycled ones ahead are not
+      // needed.
+      const end = await call<{ wal: string }>(
+        'SELECT pg_walfile_name(pg_current_wal_insert_lsn()) AS wal',
       );
-      stopped = true;
-      label = rows[0]!.labelfile;
-      const first = /\(file ([0-9A-F]{24})\)/.exec(label)?.[1] ?? '';
-      const last = rows[0]!.last;
       yield* tarTree(
         dbDir,
         '',
@@ -254,19 +273,16 @@ export async function dumpOnline(
           if (dir) return 'dir-only';
           const name = rel.slice('pg_wal/'.length);
           if (!/^[0-9A-F]{24}$/.test(name)) return 'all';
-          return name >= first && name <= last ? 'all' : 'skip';
+          return name >= start.wal && name <= end.wal ? 'all' : 'skip';
         },
         signal,
       );
-      yield* tarFile('backup_label', Buffer.from(label));
       yield Buffer.alloc(1024); // end of archive
     };
     await writeSynced(file, chunks());
     return { bytes: (await fs.stat(file)).size, pauseMs };
   } finally {
-    if (!stopped) {
-      await client.query('SELECT pg_backup_stop(false)').catch(() => {});
-    }
+    await call(`SELECT pg_drop_replication_slot('${SLOT}')`).catch(() => {});
   }
 }
 
@@ -371,7 +387,7 @@ export interface SnapshotResult {
   createdAt: Date;
   bytes: number;
   counts: RowCounts;
-  /** Longest the dump held PGlite (pg_backup_start or pg_backup_stop), ms. */
+  /** Longest the dump held PGlite (one of its three small calls), ms. */
   pauseMs: number;
   /** The whole run: dump, verification, manifest, ms. */
   ms: number;

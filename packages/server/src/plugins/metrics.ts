@@ -43,7 +43,8 @@ function pgPools(app: FastifyInstance): Map<string, pg.Pool> {
  *   pool; PGlite is one in-process connection (total = max = 1);
  * - embedded database on disk: `poruch_snapshot_last_success_age_seconds`,
  *   `poruch_snapshot_failures_total{stage}`, `poruch_snapshots_total` and
- *   `poruch_snapshot_pause_seconds` (plugins/snapshots.ts);
+ *   `poruch_snapshot_pause_seconds` (plugins/snapshots.ts), `poruch_checkpoints_total` and
+ *   `poruch_checkpoint_longest_pause_seconds` (db/checkpoints.ts);
  * - the standard process metrics of prom-client (CPU, memory, event-loop lag, GC, handles).
  */
 export const metricsPlugin = fp(
@@ -196,6 +197,26 @@ export const metricsPlugin = fp(
         collect() {
           this.reset();
           if (snapshots.lastPauseMs !== null) this.set(snapshots.lastPauseMs / 1000);
+        },
+      });
+    }
+    const checkpoints = app.checkpoints;
+    if (checkpoints) {
+      new client.Counter({
+        name: 'poruch_checkpoints_total',
+        help: 'Checkpoints the embedded database took to keep its WAL short (db/checkpoints.ts)',
+        registers: [register],
+        collect() {
+          this.reset();
+          this.inc(checkpoints.count);
+        },
+      });
+      new client.Gauge({
+        name: 'poruch_checkpoint_longest_pause_seconds',
+        help: 'Longest time one of those checkpoints held the embedded database (requests waited)',
+        registers: [register],
+        collect() {
+          this.set(checkpoints.longestMs / 1000);
         },
       });
     }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { Checkpoints } from '../db/checkpoints.js';
 import type { Embedded } from '../db/embedded.js';
 import {
   goodSnapshots,
@@ -15,6 +16,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Online snapshots of the embedded database on disk; null on PostgreSQL or in memory. */
     snapshots: Snapshots | null;
+    /** The checkpointer of the embedded database on disk; null on PostgreSQL or in memory. */
+    checkpoints: Checkpoints | null;
   }
 }
 
@@ -184,12 +187,13 @@ export class Snapshots {
 }
 
 /**
- * Snapshots of the embedded database on disk (docs/operations.md § Snapshots and recovery). On
- * PostgreSQL (or PGlite in memory) there are none: `app.snapshots` is null and nothing is
- * scheduled.
+ * Snapshots of the embedded database on disk (docs/operations.md § Snapshots and recovery), and
+ * its checkpointer (db/checkpoints.ts), which runs also with snapshots off. On PostgreSQL (or
+ * PGlite in memory) there are neither: `app.snapshots` and `app.checkpoints` are null.
  */
 export const snapshotsPlugin = fp(async (app: FastifyInstance, { env }: { env: Env }) => {
   const embedded = app.database.embedded;
+  const checkpoints = embedded ? new Checkpoints(embedded.client) : null;
   const snapshots = embedded
     ? new Snapshots({
         client: embedded.client,
@@ -200,6 +204,13 @@ export const snapshotsPlugin = fp(async (app: FastifyInstance, { env }: { env: E
       })
     : null;
   app.decorate('snapshots', snapshots);
-  app.addHook('onReady', async () => snapshots?.start());
-  app.addHook('onClose', async () => snapshots?.stop());
+  app.decorate('checkpoints', checkpoints);
+  app.addHook('onReady', async () => {
+    checkpoints?.start();
+    await snapshots?.start();
+  });
+  app.addHook('onClose', async () => {
+    await snapshots?.stop();
+    await checkpoints?.stop();
+  });
 });
