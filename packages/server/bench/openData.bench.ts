@@ -35,6 +35,10 @@ interface Download {
   bytes: number;
   /** Highest resident memory seen during the download, above the level before it. */
   rssGrowth: number;
+  /** The same for V8's heap in use (live objects and garbage not yet collected). */
+  heapGrowth: number;
+  /** The same for memory outside V8's heap (Buffers). */
+  externalGrowth: number;
   etag: string;
 }
 
@@ -45,11 +49,15 @@ interface Download {
 function download(url: string, headers: Record<string, string> = {}): Promise<Download> {
   return new Promise((resolve, reject) => {
     global.gc?.();
-    const before = process.memoryUsage.rss();
-    let peak = before;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage.rss());
-    }, 5);
+    const before = process.memoryUsage();
+    const peak = { ...before };
+    const sample = () => {
+      const now = process.memoryUsage();
+      peak.rss = Math.max(peak.rss, now.rss);
+      peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed);
+      peak.external = Math.max(peak.external, now.external);
+    };
+    const sampler = setInterval(sample, 5);
     const curl = spawn('curl', [
       '-s',
       '-o',
@@ -66,14 +74,16 @@ function download(url: string, headers: Record<string, string> = {}): Promise<Do
     curl.on('error', reject);
     curl.on('close', () => {
       clearInterval(sampler);
-      peak = Math.max(peak, process.memoryUsage.rss());
+      sample();
       const [status, first, total, size] = out.trim().split('\n').at(-1)!.split(' ').map(Number);
       resolve({
         status: status!,
         firstByteMs: first! * 1000,
         totalMs: total! * 1000,
         bytes: size!,
-        rssGrowth: peak - before,
+        rssGrowth: peak.rss - before.rss,
+        heapGrowth: peak.heapUsed - before.heapUsed,
+        externalGrowth: peak.external - before.external,
         etag: /^etag: (.*)$/im.exec(out)?.[1]?.trim() ?? '',
       });
     });
@@ -126,7 +136,9 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
         rows.push({ format, encoding, cold, warm });
         console.error(
           `[${kind}] ${format} ${encoding}: first byte ${ms(cold.firstByteMs)} / ${ms(warm.firstByteMs)}, ` +
-            `whole ${ms(cold.totalMs)} / ${ms(warm.totalMs)}, ${mb(cold.bytes)}, rss +${mb(Math.max(cold.rssGrowth, warm.rssGrowth))}`,
+            `whole ${ms(cold.totalMs)} / ${ms(warm.totalMs)}, ${mb(cold.bytes)}, rss +${mb(Math.max(cold.rssGrowth, warm.rssGrowth))} ` +
+            `(heap +${mb(Math.max(cold.heapGrowth, warm.heapGrowth))}, ` +
+            `external +${mb(Math.max(cold.externalGrowth, warm.externalGrowth))})`,
         );
       }
     }
@@ -145,7 +157,7 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
 }
 
 const results: Result[] = [];
-{
+if (!args['no-pglite']) {
   const database = await openDatabase({ dataDir: 'memory://' });
   try {
     results.push(await benchOne('pglite', database));

@@ -83,13 +83,12 @@ function feature(publicUrl: string): SQL {
     || ',"properties":{' || ${sql.join(properties, sql` || `)} || '}}'`;
 }
 
-/** One page's text in a format: CSV records, or GeoJSON features separated by `,\n`. */
-function pageText(format: OpenDataFormat, publicUrl: string): SQL {
-  if (format === 'geojson')
-    return sql`string_agg(${feature(publicUrl)}, E',\\n' ORDER BY ${services.id})`;
+/** One service's text in a format: a CSV record with its line break, or a GeoJSON feature. */
+function recordText(format: OpenDataFormat, publicUrl: string): SQL {
+  if (format === 'geojson') return feature(publicUrl);
   const fields = FIELDS(publicUrl);
   const cells = OPEN_DATA_FIELDS.map((f) => csvCell(fields[f]));
-  return sql`string_agg(${sql.join(cells, sql` || ',' || `)} || E'\\r\\n', '' ORDER BY ${services.id})`;
+  return sql`${sql.join(cells, sql` || ',' || `)} || E'\\r\\n'`;
 }
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -116,32 +115,34 @@ export const openDataEtag = (format: OpenDataFormat, version: string, publicUrl:
 
 /**
  * The visible services as the format's text, a page at a time, in id order (keyset paging on
- * the primary key); each page one text value from the database.
+ * the primary key): each service one text value from the database, each page one Buffer. Values
+ * of one service, not of a whole page: a string of a megabyte (a page of GeoJSON) lives in V8's
+ * large-object space, which only a full collection frees, so a download would leave up to a
+ * hundred of them behind before one ran; one service's few hundred bytes are collected at once.
  */
 async function* servicePages(
   db: Db,
   format: OpenDataFormat,
   publicUrl: string,
 ): AsyncGenerator<Buffer> {
-  const text = pageText(format, publicUrl);
+  const text = recordText(format, publicUrl);
+  // GeoJSON's features are separated by `,\n` (the first only starts a line).
+  const lead = (first: boolean) => (format !== 'geojson' ? '' : first ? '\n' : ',\n');
   let after: string | null = null;
   for (let first = true; ; first = false) {
     // What was written so far leaves first (PGlite's queries hold the event loop while they run).
     await new Promise((resolve) => setImmediate(resolve));
-    const rows: { page: string | null; n: number; last: string | null }[] = rowsOf(
-      await db.execute(sql`SELECT ${text} AS page, count(*)::int AS n,
-          max(${services.id}::text) AS last
-        FROM (SELECT * FROM ${services} WHERE ${publiclyVisible()}${
+    const rows: { t: string; id: string }[] = rowsOf(
+      await db.execute(sql`SELECT ${text} AS t, ${services.id}::text AS id
+        FROM ${services} WHERE ${publiclyVisible()}${
           after === null ? sql`` : sql` AND ${services.id} > ${after}::uuid`
-        } ORDER BY ${services.id} LIMIT ${OPEN_DATA_PAGE_ROWS}) ${services}`),
+        } ORDER BY ${services.id} LIMIT ${OPEN_DATA_PAGE_ROWS}`),
     );
-    const row = rows[0];
-    if (row?.page) {
-      const separator = format === 'geojson' ? (first ? '\n' : ',\n') : '';
-      yield Buffer.from(separator + row.page);
+    if (rows.length) {
+      yield Buffer.concat(rows.map((row, i) => Buffer.from(lead(first && i === 0) + row.t)));
     }
-    if (!row || row.n < OPEN_DATA_PAGE_ROWS) return;
-    after = row.last;
+    if (rows.length < OPEN_DATA_PAGE_ROWS) return;
+    after = rows.at(-1)!.id;
   }
 }
 
