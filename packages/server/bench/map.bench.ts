@@ -9,7 +9,8 @@
  * 8 and 14 (random 1280×800 viewports centred on random visible services, so around populated
  * areas), the same with a text query (`q`) at each zoom, both a `q` never asked before on every
  * request (built from words of a random visible service's name, the viewport centred on it) and a
- * few popular ones asked again, and requests/s at 50 connections with autocannon for the map and
+ * few popular ones asked again (the never-seen ones through the search's word index and, in
+ * turn, through SQL alone: before and after), and requests/s at 50 connections with autocannon for the map and
  * for /healthz (the ceiling) against the same server, and how soon a write made through another instance (straight
  * SQL and a version bump, as another server process does) shows on the map (target: under 3 s).
  * Prints a Markdown table for docs/performance.md.
@@ -25,6 +26,7 @@ import {
   readVersion,
   toFeature,
 } from '../src/map/index.js';
+import { buildWordIndex, setWordIndex } from '../src/search/wordIndex.js';
 import { Random } from '../src/seed/random.js';
 import { seedSynthetic } from '../src/seed/synthetic.js';
 import { benchArgs, cannon, pct, onPostgres, serveApp } from './common.js';
@@ -81,7 +83,15 @@ interface Result {
   zooms: Record<number, { p50: number; p95: number; items: number }>;
   filtered: { p50: number; p95: number };
   /** Per zoom: a `q` never asked before on each request, and popular ones asked again. */
-  text: Record<number, { fresh: { p50: number; p95: number }; warm: { p50: number; p95: number } }>;
+  text: Record<
+    number,
+    {
+      fresh: { p50: number; p95: number };
+      /** A never-seen q through the SQL path (the search's word index off). */
+      freshBefore: { p50: number; p95: number };
+      warm: { p50: number; p95: number };
+    }
+  >;
   rpsMap: number;
   rpsHealth: number;
   latencyMapP99: number;
@@ -178,24 +188,37 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
     };
     const popular = ['перукарня', 'автосервіс', 'barbershop', 'ремонт', 'shop'];
     const text: Result['text'] = {};
+    // The search's word index (the map's q takes its matches from it), built before.
+    if (!(await buildWordIndex(db))) throw new Error('the word index did not build');
     for (let i = 0; i < 20; i++) {
       const { c, q } = freshQuery(); // warm-up (JIT)
       await get(`bbox=${viewport(c.lat, c.lng, 8)}&zoom=8&q=${encodeURIComponent(q)}`);
     }
     for (const zoom of ZOOMS) {
       const fresh: number[] = [];
+      const freshBefore: number[] = [];
       const warm: number[] = [];
       for (let i = 0; i < REQUESTS; i++) {
-        const { c, q } = freshQuery();
+        // Through the word index, and (another never-seen q) through SQL alone: in turn.
+        for (const before of i % 2 ? [true, false] : [false, true]) {
+          const { c, q } = freshQuery();
+          const box = `bbox=${viewport(c.lat, c.lng, zoom)}&zoom=${zoom}`;
+          setWordIndex(!before);
+          const t = (await timed(() => get(`${box}&q=${encodeURIComponent(q)}`)))[1];
+          (before ? freshBefore : fresh).push(t);
+        }
+        setWordIndex(true);
+        const { c } = freshQuery();
         const box = `bbox=${viewport(c.lat, c.lng, zoom)}&zoom=${zoom}`;
-        fresh.push((await timed(() => get(`${box}&q=${encodeURIComponent(q)}`)))[1]);
         const p = encodeURIComponent(popular[i % popular.length]!);
         warm.push((await timed(() => get(`${box}&q=${p}`)))[1]);
       }
       fresh.sort((a, b) => a - b);
+      freshBefore.sort((a, b) => a - b);
       warm.sort((a, b) => a - b);
       text[zoom] = {
         fresh: { p50: pct(fresh, 50), p95: pct(fresh, 95) },
+        freshBefore: { p50: pct(freshBefore, 50), p95: pct(freshBefore, 95) },
         warm: { p50: pct(warm, 50), p95: pct(warm, 95) },
       };
     }
@@ -296,6 +319,12 @@ for (const z of ZOOMS) {
     row(
       `map with a q never seen, zoom ${z}, p50 / p95`,
       (r) => `${ms(r.text[z]!.fresh.p50)} / **${ms(r.text[z]!.fresh.p95)}**`,
+    ),
+  );
+  console.log(
+    row(
+      `· before (SQL path, the word index off), zoom ${z}`,
+      (r) => `${ms(r.text[z]!.freshBefore.p50)} / ${ms(r.text[z]!.freshBefore.p95)}`,
     ),
   );
 }

@@ -11,8 +11,9 @@
  * p50/p95 of searchServices over a mixed query set drawn from the generated rows (exact words,
  * prefixes, typos of 1 and 2 edits, KMU-transliterated words, two-word queries, queries with
  * filters, filters alone, near/radius, frequent words), of search as you type (never-seen
- * prefixes of 2 to 6 letters of other services' name words, half Cyrillic, half Latin; each also
- * with the matches not bounded by the words' document counts, as before migration 0015, in turn)
+ * prefixes of 2 to 6 letters of other services' name words, half Cyrillic, half Latin; each
+ * through the word index and through the SQL path alone (the index off), in turn; the index is
+ * built first, its build time and the memory it keeps measured)
  * and of searchVacancies, in-process with the result cache off; then, over HTTP on one server
  * (see `throughput`): the profile fetch
  * (`GET /api/v1/services/:id` of random approved services: p50/p95 one at a time, each a first
@@ -29,6 +30,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import {
   serviceSearchQuerySchema,
   vacancySearchQuerySchema,
@@ -41,10 +44,10 @@ import { openDatabase, type Database } from '../src/db/index.js';
 import {
   searchServices,
   searchVacancies,
-  setMatchBounds,
   setSearchCache,
   transliterate,
 } from '../src/search/index.js';
+import { buildWordIndex, setWordIndex, wordIndexBytes } from '../src/search/wordIndex.js';
 import { Random } from '../src/seed/random.js';
 import { seedSynthetic } from '../src/seed/synthetic.js';
 import { benchArgs, cannon, pct, postgresDatabase, serveApp } from './common.js';
@@ -265,6 +268,8 @@ interface Result {
   /** Search as you type: never-seen prefixes of 2 to 6 letters, in all and per script. */
   prefixes: Stats;
   prefixBy: Record<string, Stats>;
+  /** The word index: build time, memory kept (MB). */
+  index?: { buildMs: number; heapMb: number; rssMb: number; estimateMb: number };
   rps?: Throughput;
 }
 
@@ -299,6 +304,27 @@ async function benchOne(kind: string, database: Database, seedMs: number | null)
     ...s,
     parsed: serviceSearchQuerySchema.parse(s.query) as ServiceSearchQuery,
   }));
+  // The word index: built (and kept) before the searches; its memory is the heap's and the RSS's
+  // growth across the build, after a full collection each side.
+  v8.setFlagsFromString('--expose_gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  const memory = () => {
+    gc();
+    gc();
+    return process.memoryUsage();
+  };
+  const m0 = memory();
+  const t0 = performance.now();
+  if (!(await buildWordIndex(db))) throw new Error('the word index did not build');
+  const buildMs = performance.now() - t0;
+  const m1 = memory();
+  const index = {
+    buildMs,
+    heapMb: (m1.heapUsed + m1.arrayBuffers - m0.heapUsed - m0.arrayBuffers) / 2 ** 20,
+    rssMb: (m1.rss - m0.rss) / 2 ** 20,
+    estimateMb: (await wordIndexBytes(db)) / 2 ** 20,
+  };
+  console.error(`[${kind}] word index`, index);
   // The search itself: the result cache stays off until the HTTP runs.
   setSearchCache(false);
   // Warm-up: plans, caches, JIT of the WebAssembly.
@@ -324,7 +350,8 @@ async function benchOne(kind: string, database: Database, seedMs: number | null)
   for (const [k, v] of times) byKind[k] = stats(v, hits.get(k) ?? 0);
 
   // Search as you type: each prefix once per mode (the cache is off anyway), after a few
-  // warm-up ones; before (the matches not bounded by the words' counts) and after, alternately.
+  // warm-up ones; before (the SQL path, the word index off) and after (through the index),
+  // alternately.
   const prefixes = await prefixQueries(database, samples);
   const asTyped = (q: string) => serviceSearchQuerySchema.parse({ q }) as ServiceSearchQuery;
   for (const p of prefixes.slice(-20)) await searchServices(db, asTyped(p.q));
@@ -332,14 +359,14 @@ async function benchOne(kind: string, database: Database, seedMs: number | null)
   const prefixHits = { Cyrillic: 0, Latin: 0, before: 0 };
   for (const [i, p] of prefixes.slice(0, REQUESTS).entries()) {
     for (const before of i % 2 ? [true, false] : [false, true]) {
-      setMatchBounds(!before);
+      setWordIndex(!before);
       const t = performance.now();
       const page = await searchServices(db, asTyped(p.q));
       prefixTimes[before ? 'before' : p.script].push(performance.now() - t);
       if (page.total > 0) prefixHits[before ? 'before' : p.script]++;
     }
   }
-  setMatchBounds(true);
+  setWordIndex(true);
   const prefixBy: Record<string, Stats> = {
     Cyrillic: stats(prefixTimes.Cyrillic, prefixHits.Cyrillic),
     Latin: stats(prefixTimes.Latin, prefixHits.Latin),
@@ -404,6 +431,7 @@ async function benchOne(kind: string, database: Database, seedMs: number | null)
     vacanciesQ: stats(vqTimes, vqHits),
     prefixes: prefixAll,
     prefixBy,
+    index,
     rps,
   };
 }
@@ -427,7 +455,7 @@ interface Throughput {
   uncached: Run;
   /** Never-seen prefixes of 2 to 6 letters (search as you type), the result cache off. */
   prefix: Run;
-  /** The same, with the matches not bounded by the words' counts (before migration 0015). */
+  /** The same through the SQL path (the word index off). */
   prefixBefore: Run;
   /** `/healthz`: the ceiling. */
   health: Run;
@@ -511,17 +539,18 @@ async function throughput(
       method: 'GET' as const,
       path: `/api/v1/services?${new URLSearchParams({ q }).toString()}`,
     }));
-    setMatchBounds(false);
-    const prefixBefore = await run('services, never-seen prefixes, before', {
+    setWordIndex(false);
+    const prefixBefore = await run('services, never-seen prefixes, before (SQL)', {
       url: base,
       requests: prefixRequests,
     });
-    setMatchBounds(true);
+    setWordIndex(true);
     const prefix = await run('services, never-seen prefixes', {
       url: base,
       requests: prefixRequests,
     });
     setSearchCache(true);
+    // The ceiling, right after the prefixes (the machine's load the same).
     const health = await run('/healthz', { url: `${base}/healthz` });
     return {
       profile,
@@ -628,7 +657,13 @@ for (const k of Object.keys(results[0]?.byKind ?? {})) {
 }
 row('**searchServices, never-seen prefixes of 2–6 letters** p50 / p95', (r) => cellOf(r.prefixes));
 for (const script of ['Cyrillic', 'Latin']) row(`· ${script}`, (r) => cellOf(r.prefixBy[script]));
-row('· all, before (matches not bounded by the counts)', (r) => cellOf(r.prefixBy.before));
+row('· all, before (SQL path, the word index off)', (r) => cellOf(r.prefixBy.before));
+row('word index: build, heap + array buffers, RSS growth (estimate from its arrays)', (r) =>
+  r.index
+    ? `${(r.index.buildMs / 1000).toFixed(1)} s, ${r.index.heapMb.toFixed(1)} MB, ` +
+      `${r.index.rssMb.toFixed(1)} MB (${r.index.estimateMb.toFixed(1)} MB)`
+    : '–',
+);
 row('searchVacancies, filters', (r) => cellOf(r.vacancies));
 row('searchVacancies, with q', (r) => cellOf(r.vacanciesQ));
 type RunName =
@@ -645,7 +680,7 @@ row('services req/s, popular queries, cache warm (% of ceiling)', (r) => share(r
 row('services req/s, 1 in 5 never seen (% of ceiling)', (r) => share(r, 'mix'));
 row('services req/s, cache off (% of ceiling)', (r) => share(r, 'uncached'));
 row('services req/s, never-seen prefixes (% of ceiling)', (r) => share(r, 'prefix'));
-row('· before (matches not bounded by the counts)', (r) => share(r, 'prefixBefore'));
+row('· before (SQL path, the word index off)', (r) => share(r, 'prefixBefore'));
 row('`/healthz` req/s (ceiling)', (r) =>
   r.rps ? `${Math.round(r.rps.health.rps)} (p99 ${r.rps.health.p99} ms)` : '–',
 );
