@@ -48,6 +48,7 @@ interface Phase {
   writes: number[];
   loopMaxMs: number;
   checkpointMs: number;
+  checkpointMeanMs: number;
   checkpoints: number;
   walKB: number;
   note?: string;
@@ -86,6 +87,7 @@ async function phase(name: string, work: () => Promise<string | undefined>): Pro
   })();
   checkpoints.longestMs = 0;
   const taken = checkpoints.count;
+  const spent = checkpoints.totalMs;
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const started = performance.now();
@@ -101,6 +103,7 @@ async function phase(name: string, work: () => Promise<string | undefined>): Pro
     writes: writes.sort((a, b) => a - b),
     loopMaxMs: loop.max / 1e6,
     checkpointMs: checkpoints.longestMs,
+    checkpointMeanMs: (checkpoints.totalMs - spent) / Math.max(1, checkpoints.count - taken),
     checkpoints: checkpoints.count - taken,
     walKB: (await walSinceCheckpoint(client)) / 1024,
     note,
@@ -165,7 +168,7 @@ console.log(
     `${WRITE_EVERY_MS} ms.\n`,
 );
 console.log(
-  '| phase | duration | reads | p50 | p99 | longest | writes, longest | event loop, longest delay | checkpoints, longest | WAL since checkpoint | note |',
+  '| phase | duration | reads | p50 | p99 | longest | writes, longest | event loop, longest delay | checkpoints: n, mean, longest | WAL since checkpoint | note |',
 );
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const p of phases) {
@@ -173,7 +176,7 @@ for (const p of phases) {
   console.log(
     `| ${p.name} | ${(p.ms / 1000).toFixed(1)} s | ${r.length} | ${ms(pct(r, 50))} | ` +
       `${ms(pct(r, 99))} | ${ms(r[r.length - 1] ?? 0)} | ${ms(p.writes[p.writes.length - 1] ?? 0)} | ` +
-      `${ms(p.loopMaxMs)} | ${p.checkpoints ? `${p.checkpoints}, ${ms(p.checkpointMs)}` : 'none'} | ` +
+      `${ms(p.loopMaxMs)} | ${p.checkpoints ? `${p.checkpoints}, ${ms(p.checkpointMeanMs)}, ${ms(p.checkpointMs)}` : 'none'} | ` +
       `${p.walKB.toFixed(0)} KB | ${p.note ?? ''} |`,
   );
 }

@@ -22,13 +22,15 @@ interface Ack {
   at: number;
 }
 
-/** The server's /metrics lines about snapshots. */
+/** The server's /metrics lines about snapshots and checkpoints. */
 async function snapshotMetrics(server: ChildServer) {
   const res = await fetch(`${server.url}/metrics`, {
     headers: { authorization: `Bearer ${METRICS_TOKEN}` },
   });
   expect(res.status).toBe(200);
-  return (await res.text()).split('\n').filter((l) => l.startsWith('poruch_snapshot'));
+  return (await res.text())
+    .split('\n')
+    .filter((l) => l.startsWith('poruch_snapshot') || l.startsWith('poruch_checkpoint'));
 }
 
 /**
@@ -143,6 +145,9 @@ describe.skipIf(onPostgres)('snapshots and the recovery drill (built server, PGl
       expect(metrics).toContain('poruch_snapshot_failures_total{stage="command"} 0');
       const age = metrics.find((l) => l.startsWith('poruch_snapshot_last_success_age_seconds '));
       expect(Number(age?.split(' ')[1])).toBeLessThan(60);
+      // The checkpointer kept the WAL short while the writers wrote.
+      const taken = metrics.find((l) => l.startsWith('poruch_checkpoints_total '));
+      expect(Number(taken?.split(' ')[1])).toBeGreaterThan(0);
       // BACKUP_COMMAND copied each good snapshot.
       const copied = await fs.readdir(offsite);
       expect(copied.length).toBeGreaterThanOrEqual(2); // the deleted one's copy stays

@@ -37,6 +37,8 @@ export class Checkpoints {
   count = 0;
   /** Longest time one of them held PGlite, ms (the bench resets it between its phases). */
   longestMs = 0;
+  /** Their time together, ms. */
+  totalMs = 0;
   private readonly walBytes: number;
   private readonly pollMs: number;
   private timer: NodeJS.Timeout | null = null;
@@ -77,7 +79,9 @@ export class Checkpoints {
       if ((await walSinceCheckpoint(this.client)) < this.walBytes) return false;
       const started = performance.now();
       await this.client.query('CHECKPOINT');
-      this.longestMs = Math.max(this.longestMs, performance.now() - started);
+      const ms = performance.now() - started;
+      this.longestMs = Math.max(this.longestMs, ms);
+      this.totalMs += ms;
       this.count++;
       return true;
     });
