@@ -279,7 +279,6 @@ class IndexData {
     const mark = this.mark;
     mark.fill(0, 0, this.slots);
     const tokens = tq.tokens;
-    let found: number[] = [];
     tokens.forEach((t, i) => {
       const alternatives = [
         ...this.entries({ word: t, prefix: true }),
@@ -287,10 +286,7 @@ class IndexData {
       ];
       for (const w of alternatives) {
         this.postings(w, (s) => {
-          if (mark[s] === i) {
-            mark[s] = i + 1;
-            if (i === tokens.length - 1) found.push(s);
-          }
+          if (mark[s] === i) mark[s] = i + 1;
         });
       }
     });
@@ -306,13 +302,18 @@ class IndexData {
       (filter.online ? FLAG_ONLINE : 0) |
       (filter.hasVacancy ? FLAG_VACANCY : 0) |
       (filter.onMap ? FLAG_MAP : 0);
-    found = found.filter(
-      (s) =>
+    const found: number[] = [];
+    const all = tokens.length;
+    for (let s = 0; s < this.slots; s++) {
+      if (
+        mark[s] === all &&
         (country === undefined || this.country[s] === country) &&
         (category === undefined || this.category[s] === category) &&
-        (this.flags[s]! & need) === need,
-    );
-    return found.sort((a, b) => a - b);
+        (this.flags[s]! & need) === need
+      )
+        found.push(s);
+    }
+    return found;
   }
 
   /**
