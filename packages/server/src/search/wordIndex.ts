@@ -31,6 +31,8 @@ const WEIGHTS = [0.1, 0.2, 0.4, 1.0].map(Math.fround);
 const PI2_6 = 1.64493406685;
 /** Services read per statement while building. */
 const CHUNK = 5000;
+/** Pause before a failed build is tried again. */
+const RETRY_MS = 10_000;
 /** Rebuild once this share of the document slots is dead or changed since the build. */
 const REBUILD_SHARE = 0.25;
 
@@ -567,6 +569,7 @@ class WordIndex {
   failed = false;
   /** The last build's error (for the log). */
   error: unknown;
+  private failedAt = 0;
 
   constructor(private readonly db: Db) {}
 
@@ -632,6 +635,7 @@ class WordIndex {
       } catch (err) {
         data = null;
         this.failed = true;
+        this.failedAt = Date.now();
         this.error = err;
       }
       this.building = false;
@@ -651,6 +655,11 @@ class WordIndex {
       }
       this.data = data;
     })();
+  }
+
+  /** A failed build is tried again on a search, at most every RETRY_MS. */
+  retryDue(): boolean {
+    return this.failed && !this.building && Date.now() - this.failedAt > RETRY_MS;
   }
 
   private whenBuilt(): Promise<void> {
@@ -714,7 +723,7 @@ async function readRows(db: Db, ids?: string[], after = ''): Promise<Row[]> {
 export async function wordIndexOf(db: Db): Promise<IndexView | null> {
   if (!enabled) return null;
   const f = await followSearchChanges(db, () => new WordIndex(db));
-  if (f.created) f.follower.build();
+  if (f.created || f.follower.retryDue()) f.follower.build();
   if (!f.listening) return null;
   const data = await f.follower.ready();
   return data && new IndexView(data);

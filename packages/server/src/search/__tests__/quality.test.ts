@@ -145,7 +145,6 @@ describe('search quality set', () => {
     expect(CASES.length - cyrillic.length).toBeGreaterThanOrEqual(20);
     expect(CASES.length).toBeGreaterThanOrEqual(40);
   });
-
 });
 
 // Through the word index (wordIndex.ts) and through SQL alone: each case in both, the result
