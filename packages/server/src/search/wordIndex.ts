@@ -286,10 +286,19 @@ class IndexData {
         ...this.entries({ word: t, prefix: true }),
         ...(tq.corrections.get(t) ?? []).flatMap((c) => this.entries({ word: c, prefix: false })),
       ];
+      // The build's postings in a plain loop (the hot path of a short prefix), then the later ones.
+      const start = this.postStart;
+      const slots = this.postSlots;
       for (const w of alternatives) {
-        this.postings(w, (s) => {
-          if (mark[s] === i) mark[s] = i + 1;
-        });
+        if (w + 1 < start.length) {
+          const end = start[w + 1]!;
+          for (let k = start[w]!; k < end; k++) {
+            const s = slots[k]!;
+            if (mark[s] === i) mark[s] = i + 1;
+          }
+        }
+        const e = this.extra.get(w);
+        if (e) for (const s of e.slots) if (mark[s] === i) mark[s] = i + 1;
       }
     });
     const country =
@@ -309,6 +318,7 @@ class IndexData {
     for (let s = 0; s < this.slots; s++) {
       if (
         mark[s] === all &&
+        this.alive[s] &&
         (country === undefined || this.country[s] === country) &&
         (category === undefined || this.category[s] === category) &&
         (this.flags[s]! & need) === need
