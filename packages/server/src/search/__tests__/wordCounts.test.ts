@@ -1,7 +1,7 @@
 import { serviceSearchQuerySchema, type ServiceSearchQuery } from '@poruch/core';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOTAL_CAP, lookupWords, queryTokens, searchServices } from '../index.js';
 import { setWordIndex } from '../wordIndex.js';
 import { miscountedWords } from './wordCounts.js';
@@ -12,6 +12,10 @@ import { searchTestDatabase } from './testDatabase.js';
  * what a one-word query over all approved services uses to say "1000+" without counting.
  */
 const t = searchTestDatabase({ cacheOff: true });
+// These check the SQL path's reads (the word index answers text queries otherwise; it has its
+// own tests in wordIndex.test.ts).
+beforeAll(() => setWordIndex(false));
+afterAll(() => setWordIndex(true));
 const run = (q: ReturnType<typeof sql>) => t.db.execute(q);
 
 const search = (query: Record<string, string | number>) =>
@@ -156,8 +160,6 @@ describe('search_words.services_n', () => {
     expect(await bound('ательє')).toBe(TOTAL_CAP + 3);
     expect(await bound('голка')).toBe(1);
     expect(await bound('го')).toBeUndefined(); // too short: words of 2 letters are not counted
-    // The SQL path (the word index answers these otherwise, see wordIndex.test.ts).
-    setWordIndex(false);
     const execute = vi.spyOn(t.db, 'execute');
     try {
       const cases: [string, string[]][] = [
@@ -179,7 +181,6 @@ describe('search_words.services_n', () => {
       );
     } finally {
       execute.mockRestore();
-      setWordIndex(true);
     }
     // With a filter, no bound: the filters are applied in the search's own scan.
     const page = await search({ q: 'голк', country: 'PL' });
