@@ -534,7 +534,10 @@ export class IndexView {
     return this.data.created[slot]!;
   }
 
-  /** rankExpression (searchQuery.ts) of each slot, in float4 steps as PostgreSQL computes it. */
+  /**
+   * rankExpression (searchQuery.ts) of each slot as PostgreSQL computes it: each ts_rank in float4
+   * steps, their weighted sum in float8 (`0.7 * real` is numeric times real: double precision).
+   */
   rank(tq: TextQuery, slots: number[]): Float64Array {
     const d = this.data;
     const items = queryItems(tq);
@@ -554,13 +557,13 @@ export class IndexView {
       const exact = Math.fround(accExact[s]! / nExact);
       const prefix = Math.fround(accPrefix[s]! / nPrefix);
       if (single) {
-        out[i] = exact + Math.fround(0.7) * prefix;
+        out[i] = exact + 0.7 * prefix;
         continue;
       }
       const match = andMatch
         ? d.rankAnd(s, uniqMatch)
         : Math.fround(accMatch[s]! / uniqMatch.length);
-      out[i] = exact + Math.fround(0.5) * prefix + Math.fround(0.2) * match;
+      out[i] = exact + 0.5 * prefix + 0.2 * match;
     }
     return out;
   }

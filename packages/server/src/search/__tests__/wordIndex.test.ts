@@ -114,6 +114,7 @@ describe('word index', () => {
   }, 120_000);
 
   it('ranks as ts_rank does, within 1e-6, and matches what @@ matches', async () => {
+    expect(await buildWordIndex(t.db)).toBe(true);
     const index = (await wordIndexOf(t.db))!;
     expect(index).not.toBeNull();
     let ranked = 0;
