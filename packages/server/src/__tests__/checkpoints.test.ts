@@ -134,7 +134,7 @@ describe.skipIf(onPostgres)('checkpoints and snapshot copies (PGlite on disk)', 
     } finally {
       app.checkpoints!.start();
     }
-  });
+  }, 120_000);
 
   it('copies while checkpoints recycle the WAL: the slot keeps what replay needs', async () => {
     await app.checkpoints!.stop();
@@ -163,5 +163,5 @@ describe.skipIf(onPostgres)('checkpoints and snapshot copies (PGlite on disk)', 
     } finally {
       app.checkpoints!.start();
     }
-  });
+  }, 120_000);
 });
