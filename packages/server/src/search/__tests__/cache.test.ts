@@ -7,7 +7,7 @@ import {
 } from '@poruch/core';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database, type Db } from '../../db/index.js';
+import type { Database, Db } from '../../db/index.js';
 import { freshDatabase } from '../../__tests__/helpers/server.js';
 import {
   searchCacheListening,
@@ -17,6 +17,7 @@ import {
   stopSearchCache,
 } from '../index.js';
 import { insertCatalogue } from './catalogue.js';
+import { otherInstance } from './testDatabase.js';
 
 /**
  * The search result cache (src/search/cache.ts): a hit costs no query, and any write to
@@ -149,14 +150,7 @@ describe('search cache', () => {
 describe.runIf(process.env.PORUCH_TEST_DB === 'postgres')('search cache, two instances', () => {
   let other: Database;
   beforeAll(async () => {
-    const [row] = (
-      (await database.db.execute(sql`SELECT current_database() AS name`)) as unknown as {
-        rows: { name: string }[];
-      }
-    ).rows;
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${row!.name}`;
-    other = await openDatabase({ url: url.toString(), dataDir: '' });
+    other = await otherInstance(database.db);
   });
   afterAll(() => other?.close());
 

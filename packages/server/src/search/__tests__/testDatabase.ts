@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { Database, Db } from '../../db/index.js';
+import { sql } from 'drizzle-orm';
+import { openDatabase, type Database, type Db } from '../../db/index.js';
 import { freshDatabase } from '../../__tests__/helpers/server.js';
 import { setSearchCache } from '../index.js';
 
@@ -29,4 +30,16 @@ export function searchTestDatabase(
       return database.db;
     },
   };
+}
+
+/**
+ * Another instance on the PostgreSQL database of `db` (server-pg only): a second pool, as another
+ * server process opens it, with its own search cache and word index.
+ */
+export async function otherInstance(db: Db): Promise<Database> {
+  const res = await db.execute(sql`SELECT current_database() AS name`);
+  const [row] = (res as unknown as { rows: { name: string }[] }).rows;
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${row!.name}`;
+  return openDatabase({ url: url.toString(), dataDir: '' });
 }

@@ -1,13 +1,13 @@
 import { serviceSearchQuerySchema, type ServiceSearchQuery } from '@poruch/core';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/index.js';
+import type { Database } from '../../db/index.js';
 import { textMatches } from '../../map/textMatches.js';
 import { buildTextQuery, searchServices, setSearchCache } from '../index.js';
 import { rankExpression } from '../searchQuery.js';
 import { buildWordIndex, setWordIndex, wordIndexOf } from '../wordIndex.js';
 import { insertCatalogue } from './catalogue.js';
-import { searchTestDatabase } from './testDatabase.js';
+import { otherInstance, searchTestDatabase } from './testDatabase.js';
 
 /**
  * The word index (src/search/wordIndex.ts): its pages are the SQL path's, its rank is ts_rank's,
@@ -211,14 +211,7 @@ describe('word index', () => {
 describe.runIf(process.env.PORUCH_TEST_DB === 'postgres')('word index, two instances', () => {
   let other: Database;
   beforeAll(async () => {
-    const [row] = (
-      (await t.db.execute(sql`SELECT current_database() AS name`)) as unknown as {
-        rows: { name: string }[];
-      }
-    ).rows;
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${row!.name}`;
-    other = await openDatabase({ url: url.toString(), dataDir: '' });
+    other = await otherInstance(t.db);
   });
   afterAll(() => other?.close());
 
