@@ -21,8 +21,8 @@ import { publiclyVisible } from './visibility.js';
  *   SQL path, which gives the same answers.
  *
  * Matching is the SQL's `search_doc @@ to_tsquery('simple', match)` (every query word as a prefix
- * or one of its corrections); ranking ports ts_rank (see {@link rankOf}); the page's final order
- * is still decided by SQL over the best candidates (services.ts).
+ * or one of its corrections); ranking ports ts_rank (IndexView.rank); the page's final order is
+ * still decided by SQL over the best candidates (indexedPage.ts).
  */
 
 /** ts_rank's default weights, by weight class D, C, B, A. */
@@ -344,11 +344,6 @@ class IndexData {
     }
   }
 
-  /** The positions of `word id`'s entry in a slot's document (empty when it has none). */
-  private positions(lex: Lexemes, from: number, to: number): Int32Array {
-    return lex.subarray(from, to);
-  }
-
   /** calc_rank_and over one document (tsrank.c), for a query of two or more distinct items. */
   rankAnd(slot: number, uniq: Item[]): number {
     const lex = this.lex[slot];
@@ -369,7 +364,7 @@ class IndexData {
       for (let e = lo; e < n; e++) {
         const w = this.words[lex[1 + e]!]!;
         if (item.prefix ? !w.startsWith(item.word) : w !== item.word) break;
-        const post = this.positions(lex, lex[1 + n + e]!, lex[1 + n + e + 1]!);
+        const post = lex.subarray(lex[1 + n + e]!, lex[1 + n + e + 1]!);
         pos[i] = post;
         for (let k = 0; k < i; k++) {
           const ct = pos[k];
@@ -505,12 +500,6 @@ function queryItems(tq: TextQuery) {
       ...(tq.corrections.get(t) ?? []).map((word) => ({ word, prefix: false })),
     ]),
   };
-}
-
-/** The matches of a query with their ranks (rankExpression's, computed here). */
-export interface Ranked {
-  slots: number[];
-  rank: Float64Array;
 }
 
 /** One query's answer from the index. */
