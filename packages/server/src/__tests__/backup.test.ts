@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { openDatabase, type Database } from '../db/index.js';
@@ -260,6 +261,31 @@ describe(`backup and restore (${onPostgres ? 'PostgreSQL' : 'PGlite on disk'})`,
       await t.close();
     }
   }, 240_000);
+
+  it.runIf(onPostgres)(
+    'waits for the connections of a server stopped a moment ago to close',
+    async () => {
+      // A connection that closes while the restore looks: a server just stopped, whose backends
+      // PostgreSQL ends a moment after the process.
+      const lingering = new pg.Client({ connectionString: target.url });
+      await lingering.connect();
+      let finished = false;
+      const restore = cli('restore', [file, '--force'], target).finally(() => (finished = true));
+      // Closed once the restore has connected (and so has seen it).
+      while (!finished) {
+        const { rows } = await lingering.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+        );
+        if (rows[0]!.n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await lingering.end();
+      const res = await restore;
+      expect(res.code, res.out).toBe(0);
+    },
+    120_000,
+  );
 
   it('refuses a file that is not a backup, and a backup of the other database', async () => {
     const junk = path.join(source.dataDir, 'junk.bin');

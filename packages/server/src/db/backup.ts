@@ -240,6 +240,9 @@ async function countRows(query: (q: string) => Promise<{ rows: unknown[] }>) {
   return { accounts: Number(row.accounts), services: Number(row.services) };
 }
 
+/** How long a restore on PostgreSQL waits for other connections to the database to close. */
+const OTHERS_WAIT_MS = 3000;
+
 async function restorePostgres(
   url: string,
   file: string,
@@ -248,15 +251,22 @@ async function restorePostgres(
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows: others } = await client.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-       WHERE datname = current_database() AND pid <> pg_backend_pid()`,
-    );
-    if (others[0]!.n > 0) {
-      throw new BackupError(
-        `${others[0]!.n} other connection(s) use this database (a running server?). Stop the ` +
-          'servers that use it, then restore.',
+    // A server stopped a moment ago leaves its connections for a few ms more (PostgreSQL ends
+    // each backend once it sees its client gone): they may close for OTHERS_WAIT_MS.
+    const waitUntil = Date.now() + OTHERS_WAIT_MS;
+    for (;;) {
+      const { rows: others } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()`,
       );
+      if (others[0]!.n === 0) break;
+      if (Date.now() >= waitUntil) {
+        throw new BackupError(
+          `${others[0]!.n} other connection(s) use this database (a running server?). Stop the ` +
+            'servers that use it, then restore.',
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const { rows: tables } = await client.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM pg_tables
