@@ -170,33 +170,6 @@ describe('the first paint in the visitor’s language', () => {
     expect(own.map((s) => s.url)).toEqual([]);
   });
 
-  it('the first screen is painted before any of the app’s chunks is asked for', async () => {
-    const list = (await (await fetch(`${server.baseUrl}/api/v1/services?pageSize=1`)).json()) as {
-      items: { id: string }[];
-    };
-    for (const locale of ['en-GB', 'uk-UA']) {
-      const page = await (await newContext({ locale })).newPage();
-      for (const path of ['/', `/services/${list.items[0]!.id}`]) {
-        await page.goto(`${server.baseUrl}${path}`);
-        await live(page);
-        const { paint, chunks } = await page.evaluate(() => ({
-          paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
-          chunks: performance
-            .getEntriesByType('resource')
-            .filter((r) => /\/assets\/(?!index-)[^/]+\.js$/.test(r.name))
-            .map((r) => ({ name: r.name, at: r.startTime })),
-        }));
-        expect(paint, path).toBeGreaterThan(0);
-        expect(chunks.length, path).toBeGreaterThan(0);
-        // Only the small entry chunk loads before the first paint; the app's chunks after it.
-        expect(
-          chunks.filter((c) => c.at < paint),
-          `${locale} ${path}`,
-        ).toEqual([]);
-      }
-    }
-  });
-
   it('a language chosen in the switcher is served from then on, over the browser’s', async () => {
     const context = await newContext({ locale: 'en-GB' });
     const page = await context.newPage();

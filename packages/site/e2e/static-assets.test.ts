@@ -67,21 +67,19 @@ describe('the built server: caching of static files', () => {
     expect(home.headers.vary).toMatch(/accept-encoding/i);
     expect(home.headers['cache-control']).toBe('no-cache');
     const html = brotliDecompressSync(home.body).toString();
-    // The first screen is in the HTML (inert until the app replaces it), with its chunks named for
-    // the entry to preload after the first paint (nothing but the entry competes with the page).
+    // The first screen is in the HTML (inert until the app replaces it), with its chunks preloaded.
     expect(html).toContain('<div inert="" class="app-prerendered" data-prerendered-route="home">');
     expect(html).toContain('class="hero__title"');
-    expect(html).toMatch(/<meta name="poruch-chunks" content="[^"]*\/assets\/home-[\w-]+\.js[ "]/);
-    expect(html).not.toContain('modulepreload');
+    expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/home-[\w-]+\.js">/);
     const again = await rawGet(`${server.baseUrl}/`, { 'if-none-match': home.headers.etag! });
     expect(again.status).toBe(304);
 
     const profile = await rawGet(`${server.baseUrl}/services/anything`);
     expect(profile.body.toString()).toContain('data-prerendered-route="profile"');
-    expect(profile.body.toString()).toMatch(/poruch-chunks[^>]+\/assets\/profile-[\w-]+\.js/);
-    // A page in English names the English translations beside the app's chunks (the app reads
-    // them before its first render); the Ukrainian page does not.
-    const englishChunk = /poruch-chunks[^>]+\/assets\/en_GB-[\w-]+\.js/;
+    expect(profile.body.toString()).toMatch(/modulepreload[^>]+\/assets\/profile-[\w-]+\.js/);
+    // A page in English preloads the English translations beside the entry (the app reads them
+    // before its first render); the Ukrainian page does not.
+    const englishChunk = /modulepreload[^>]+\/assets\/en_GB-[\w-]+\.js/;
     for (const path of ['/', '/services/anything']) {
       const english = await rawGet(`${server.baseUrl}${path}?lang=en_GB`);
       expect(english.body.toString(), path).toMatch(englishChunk);

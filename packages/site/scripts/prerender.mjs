@@ -72,11 +72,6 @@ function closure(key, seen = new Set()) {
 const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
 if (!entryKey) throw new Error('[poruch] prerender: no entry chunk in the manifest');
 const entryChunks = closure(entryKey);
-// The app itself (src/start.tsx), which the entry imports after the first paint: preloaded on
-// every page beside the entry.
-const startKey = (manifest[entryKey].dynamicImports ?? []).find((k) => k.endsWith('/start.tsx'));
-if (!startKey) throw new Error('[poruch] prerender: the entry does not import src/start.tsx');
-const startChunks = [...closure(startKey)].filter((k) => !entryChunks.has(k));
 
 // The main stylesheet, inlined (the CSP allows inline styles; it has no relative url()).
 const cssLink = /<link rel="stylesheet" crossorigin href="(\/assets\/[^"]+\.css)">/;
@@ -144,14 +139,14 @@ for (const route of ROUTES) {
   if (!module || !manifest[module]) {
     throw new Error(`[poruch] prerender: no chunk for route ${route.name} (${module ?? '?'})`);
   }
-  const own = [...new Set([...startChunks, ...closure(module)])].filter((k) => !entryChunks.has(k));
+  const own = [...closure(module)].filter((k) => !entryChunks.has(k));
   const scripts = own.map((k) => `/${manifest[k].file}`);
   const styles = [...new Set(own.flatMap((k) => manifest[k].css ?? []))].map((f) => `/${f}`);
-  // The chunks are named, not preloaded: the entry preloads them all at once after the first
-  // paint (src/main.tsx), so they do not compete with the page for the network before it.
   const hints = (locale) =>
     [
-      `<meta name="poruch-chunks" content="${[...scripts, ...localeScripts(locale, own)].join(' ')}">`,
+      ...[...scripts, ...localeScripts(locale, own)].map(
+        (href) => `<link rel="modulepreload" crossorigin href="${href}">`,
+      ),
       ...styles.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),
     ].join('\n    ');
   if (route.name === 'profile') {

@@ -3,7 +3,7 @@
  * as HTML, in each interface language and the logged-out-or-unknown state, so the browser
  * paints the page before any JavaScript runs. Home is rendered whole (its hero, search form and
  * result bar); every other route gets the header, a loading state and its footer, since its
- * content depends on the login state or on the API. start.tsx then renders the same page over it
+ * content depends on the login state or on the API. main.tsx then renders the same page over it
  * (createRoot replaces the prerendered nodes; nothing is hydrated).
  */
 import { LOCALE_CODES, feedLinks, initI18n, type LocaleCode } from '@poruch/core';

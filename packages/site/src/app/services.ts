@@ -37,7 +37,7 @@ export function markShownByForm(error: unknown): void {
   if (error && typeof error === 'object') shownByForm.add(error);
 }
 
-/** Everything the screens use, created once per page in start.tsx. */
+/** Everything the screens use, created once per page in main.tsx. */
 export interface AppServices {
   /**
    * The API client: failed calls show an error toast (except auth/check, silent calls and the

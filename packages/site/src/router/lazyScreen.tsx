@@ -7,7 +7,7 @@ export type LazyScreen = (() => ReactElement) & {
 };
 
 /**
- * Like `React.lazy`, plus `preload()`: start.tsx loads the first screen's chunk before the first
+ * Like `React.lazy`, plus `preload()`: main.tsx loads the first screen's chunk before the first
  * render, so that render shows the screen at once instead of the loading fallback. The
  * prerendered HTML (scripts/prerender.mjs) then stays on screen until React replaces it with the
  * same content, with no spinner between them. Once loaded, the screen renders without suspending.

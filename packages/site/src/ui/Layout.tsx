@@ -6,7 +6,7 @@ import { SiteHeader } from './SiteHeader.js';
 /**
  * Header, content and (except on home and store) the footer text and the content's top margin
  * (docs/product.md, Layout and navigation). The page-wide parts (cookie banner, toasts, confirm
- * dialog, install prompt, update prompt) are rendered by start.tsx beside the router.
+ * dialog, install prompt, update prompt) are rendered by main.tsx beside the router.
  */
 export function Layout({ route, children }: { route: RouteDef; children: ReactNode }) {
   const withFooter = route.footer !== false;
