@@ -34,7 +34,7 @@ export interface IndexedOptions {
   rows: (ids: SQL, order: 'rank' | 'newest') => SQL;
 }
 
-/** The page's rows and the count, or the matches' slots alone for the map. */
+/** The page's rows and the count (the map takes its ids from `IndexView.match` itself). */
 export async function indexedPage<R>(
   db: Db,
   o: IndexedOptions,
