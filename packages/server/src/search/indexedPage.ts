@@ -1,24 +1,15 @@
-import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/types.js';
 import type { Count } from './pages.js';
 import type { TextQuery } from './searchQuery.js';
+import type { SummaryRow } from './summary.js';
 import type { IndexFilter, IndexView } from './wordIndex.js';
 
 /**
- * A text query's page through the word index (wordIndex.ts): the index finds every match (the
- * total) and ranks them all with its port of ts_rank; the best candidates go to one statement
- * that ranks them again with the search's own rank expression and returns the page's rows in
- * the final order. So the order is PostgreSQL's, over all matches (the SQL path ranks a bounded
- * sample of a frequent word's matches, see rankedPage).
+ * A text query's page through the word index (wordIndex.ts), without a statement: the index finds
+ * every match (the total), ranks them all with its port of ts_rank (bit-exact: the same float4
+ * steps), orders them as the search does (demoted last, rank, newest, id) and gives the page's
+ * rows from the summaries it keeps. So the order is PostgreSQL's, over all matches (the SQL path
+ * ranks a bounded sample of a frequent word's matches, see rankedPage).
  */
-
-/**
- * Candidates past the page that SQL ranks too when the index's rank of them is within
- * RANK_MARGIN of the page's last one (float rounding could order them either way).
- */
-const BAND = 100;
-/** Relative rank difference within which the index's order is not trusted. */
-const RANK_MARGIN = 1e-4;
 
 export interface IndexedOptions {
   index: IndexView;
@@ -30,15 +21,12 @@ export interface IndexedOptions {
   pageSize: number;
   /** Totals are counted up to this many matches. */
   cap: number;
-  /** The page's rows from `ids` (a uuid[] of the candidates) in the page's order, with `ord`. */
-  rows: (ids: SQL, order: 'rank' | 'newest') => SQL;
+  /** The distances of the page's services (by id), when the search has a point. */
+  distances?: (ids: string[]) => Promise<Map<string, number | null>>;
 }
 
 /** The page's rows and the count (the map takes its ids from `IndexView.match` itself). */
-export async function indexedPage<R>(
-  db: Db,
-  o: IndexedOptions,
-): Promise<{ rows: R[]; count: Count }> {
+export async function indexedPage(o: IndexedOptions): Promise<{ rows: SummaryRow[]; count: Count }> {
   const { index, tq } = o;
   const slots = index.match(tq, o.filter);
   const n = slots.length;
@@ -65,25 +53,14 @@ export async function indexedPage<R>(
     return ia < ib ? -1 : ia > ib ? 1 : 0;
   };
   const all = Array.from({ length: n }, (_, i) => i);
-  const best = top(all, want + (rank ? BAND : 0), before);
-  let chosen = best.slice(0, want);
-  if (rank && best.length > want) {
-    const last = best[want - 1]!;
-    const r = rank[last]!;
-    const margin = Math.abs(r) * RANK_MARGIN;
-    const demoted = index.demoted(slots[last]!);
-    chosen = chosen.concat(
-      best
-        .slice(want)
-        .filter((i) => index.demoted(slots[i]!) === demoted && rank[i]! >= r - margin),
-    );
-  }
-  const candidates = chosen.map((i) => slots[i]!);
-  const ids = sql`${`{${candidates.map((s) => index.id(s)).join(',')}}`}::uuid[]`;
-  const res = await db.execute(o.rows(ids, rank ? 'rank' : 'newest'));
-  const rows = (res as unknown as { rows: (R & { ord: unknown })[] }).rows.map(
-    ({ ord: _ord, ...row }) => row as unknown as R,
-  );
+  const page = top(all, want, before)
+    .slice(offset)
+    .map((i) => slots[i]!);
+  const distances = await o.distances?.(page.map((s) => index.id(s)));
+  const rows = page.map((s) => ({
+    ...index.summary(s),
+    distanceKm: distances?.get(index.id(s)) ?? null,
+  }));
   return { rows, count };
 }
 

@@ -85,6 +85,72 @@ const MAX_CORRECTIONS = 6;
 /** Trigram candidates looked at per query word before the edit-distance check. */
 const MAX_CANDIDATES = 60;
 
+/** A query word that may hold a typo: its allowed edits and its trigram floor. */
+export interface TypoWord {
+  t: string;
+  k: number;
+  th: number;
+}
+
+/** A stored word near a query word, with its trigram similarity (1 for a transposition). */
+export interface Candidate {
+  word: string;
+  sim: number;
+  docs?: number;
+}
+
+/**
+ * Where a query's typo candidates come from: the search words of every document (`all`,
+ * vacancies too), or only the words of approved services (`services`: a correction to a word no
+ * service has could not match a service).
+ */
+export type WordScope = 'all' | 'services';
+
+/**
+ * Typo candidates found in memory (the word index, wordIndex.ts): the same as
+ * poruch_query_words' for `services` (migration 0019) — trigram candidates with similarity at
+ * least `w.th`, the best MAX_CANDIDATES by (similarity, word), then the transpositions `swaps`
+ * that are words.
+ */
+export type WordSource = (w: TypoWord, swaps: string[], maxCandidates: number) => Candidate[];
+
+/** The query words that may hold a typo. */
+function typoWords(tokens: string[]): TypoWord[] {
+  return tokens
+    .map((t) => ({ t, k: allowedEdits(t) }))
+    .filter((w) => w.k > 0)
+    .map((w) => ({ ...w, th: trigramFloor(w.t, w.k) }));
+}
+
+/**
+ * The corrections of a query word among its candidates (in the order found, the first of a word
+ * kept): those within `k` edits, the nearest first, then by similarity, then by word, at most
+ * MAX_CORRECTIONS.
+ */
+function pickCorrections(t: string, k: number, candidates: Candidate[]) {
+  const seen = new Set<string>();
+  return candidates
+    .filter((c) => !seen.has(c.word) && seen.add(c.word))
+    .map((c) => ({ ...c, d: typoDistance(t, c.word, k) }))
+    .filter((c) => c.d <= k)
+    .sort((a, b) => a.d - b.d || b.sim - a.sim || (a.word < b.word ? -1 : a.word > b.word ? 1 : 0))
+    .slice(0, MAX_CORRECTIONS);
+}
+
+/** The corrections of each query word, from `source` (in memory: no statement). */
+export function correctionsFrom(tokens: string[], source: WordSource): Map<string, string[]> {
+  const corrections = new Map<string, string[]>();
+  for (const w of typoWords(tokens)) {
+    const found = pickCorrections(w.t, w.k, source(w, transpositions(w.t), MAX_CANDIDATES));
+    if (found.length)
+      corrections.set(
+        w.t,
+        found.map((c) => c.word),
+      );
+  }
+  return corrections;
+}
+
 /** What the word lookup found for the words of a query. */
 export interface WordLookup {
   /** Stored words within the allowed edit distance of each query word. */
@@ -119,11 +185,9 @@ export async function lookupWords(
   db: Db,
   tokens: string[],
   counted: string[] = [],
+  scope: WordScope = 'all',
 ): Promise<WordLookup> {
-  const wanted = tokens
-    .map((t) => ({ t, k: allowedEdits(t) }))
-    .filter((w) => w.k > 0)
-    .map((w) => ({ ...w, th: trigramFloor(w.t, w.k) }));
+  const wanted = typoWords(tokens);
   const corrections = new Map<string, string[]>();
   const atLeast = new Map<string, number>();
   const atMost = new Map<string, number>();
@@ -134,7 +198,7 @@ export async function lookupWords(
   const res = await db.execute(sql`
     SELECT token, word, sim, docs, docs_sum FROM poruch_query_words(${JSON.stringify(wanted)}::json,
       ${JSON.stringify(swaps)}::json, ${threshold}::float8, ${MAX_CANDIDATES}::int,
-      ${JSON.stringify(counted)}::json)`);
+      ${JSON.stringify(counted)}::json, ${scope === 'services' ? 1 : 0}::int)`);
   const rows = (
     res as unknown as {
       rows: {
@@ -154,30 +218,25 @@ export async function lookupWords(
     }
   }
   for (const { t, k } of wanted) {
-    const seen = new Set<string>();
-    const found = rows
-      .filter((r) => r.token === t && r.word !== null && !seen.has(r.word) && seen.add(r.word))
-      .map((r) => ({
-        word: r.word!,
-        sim: Number(r.sim),
-        docs: r.docs,
-        d: typoDistance(t, r.word!, k),
-      }))
-      .filter((c) => c.d <= k)
-      .sort((a, b) => a.d - b.d || b.sim - a.sim)
-      .slice(0, MAX_CORRECTIONS);
+    const found = pickCorrections(
+      t,
+      k,
+      rows
+        .filter((r) => r.token === t && r.word !== null)
+        .map((r) => ({ word: r.word!, sim: Number(r.sim), docs: r.docs })),
+    );
     if (found.length)
       corrections.set(
         t,
         found.map((c) => c.word),
       );
     if (atLeast.has(t)) {
-      atLeast.set(t, Math.max(atLeast.get(t)!, ...found.map((c) => c.docs)));
+      atLeast.set(t, Math.max(atLeast.get(t)!, ...found.map((c) => c.docs ?? 0)));
     }
     if (atMost.has(t))
       atMost.set(
         t,
-        found.reduce((sum, c) => sum + c.docs, atMost.get(t)!),
+        found.reduce((sum, c) => sum + (c.docs ?? 0), atMost.get(t)!),
       );
   }
   return { corrections, atLeast, atMost, services };
@@ -228,12 +287,26 @@ export function setMatchBounds(on: boolean): void {
 export async function buildTextQuery(
   db: Db,
   q: string | undefined,
-  options: { countMatches?: boolean } = {},
+  options: {
+    countMatches?: boolean;
+    /** Where corrections come from (`all` unless a services search says so). */
+    scope?: WordScope;
+    /** The typo candidates of `services`, in memory (no statement; nothing counted). */
+    words?: WordSource;
+  } = {},
 ): Promise<TextQuery | null> {
   const tokens = q ? queryTokens(q) : [];
   if (!tokens.length) return null;
   const counted = options.countMatches && (boundsOn || tokens.length === 1) ? tokens : [];
-  const { corrections, atLeast, atMost, services } = await lookupWords(db, tokens, counted);
+  const { corrections, atLeast, atMost, services } =
+    options.words && !counted.length
+      ? {
+          corrections: correctionsFrom(tokens, options.words),
+          atLeast: new Map<string, number>(),
+          atMost: new Map<string, number>(),
+          services: 0,
+        }
+      : await lookupWords(db, tokens, counted, options.scope);
   const bound = atLeast.get(tokens[0]!) ?? 0;
   const fewest = atMost.size && boundsOn ? Math.min(...atMost.values()) : undefined;
   const match = tokens

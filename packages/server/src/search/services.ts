@@ -21,6 +21,7 @@ import {
 } from './pages.js';
 import { indexedPage } from './indexedPage.js';
 import { buildTextQuery, rankExpression, type TextQuery } from './searchQuery.js';
+import { summarySelect, type SummaryRow } from './summary.js';
 import { publiclyVisible } from './visibility.js';
 import { indexedQuery } from './wordIndex.js';
 
@@ -76,7 +77,7 @@ export async function serviceMatch(
   textQuery?: TextQuery | null,
 ) {
   const tq =
-    textQuery !== undefined ? textQuery : await buildTextQuery(db, query.q, { countMatches });
+    textQuery !== undefined ? textQuery : await buildTextQuery(db, query.q, { countMatches, scope: 'services' });
   // The filters; a text query adds its match (`where`), which the name tiers of the ranking
   // replace with a match on the name (see rankedPage).
   const filters: (SQL | undefined)[] = [
@@ -116,9 +117,7 @@ async function indexedServices(
   const indexed = await indexedQuery(db, query.q);
   if (!indexed?.tq) return null;
   const { index, tq } = indexed;
-  const distanceCol = near ? distanceFrom(near) : sql`NULL::float8`;
-  const rank = rankExpression(serviceDoc, tq);
-  return indexedPage<SummaryRow>(db, {
+  return indexedPage({
     index,
     tq,
     filter: query,
@@ -126,16 +125,17 @@ async function indexedServices(
     page,
     pageSize,
     cap: byRank ? Math.max(TOTAL_CAP, page * pageSize) : TOTAL_CAP,
-    rows: (ids, order) => sql`WITH p AS MATERIALIZED (
-        SELECT x.id, row_number() OVER () AS ord FROM (
-          SELECT ${services.id} AS id FROM ${services}
-           WHERE ${services.id} = ANY(${ids}) AND ${publiclyVisible()}
-           ORDER BY ${overdue}, ${order === 'rank' ? sql`${rank} DESC,` : sql``}
-             ${services.createdAt} DESC, ${services.id}
-           LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}) x
-      )
-      SELECT ${summarySelect}, ${distanceCol} AS "distanceKm", p.ord
-        FROM p JOIN ${services} ON ${services.id} = p.id ORDER BY p.ord`,
+    // Distances as the SQL path computes them: one statement, for the page's services only.
+    distances: near
+      ? async (ids) => {
+          const res = await db.execute(sql`
+            SELECT ${services.id} AS id, ${distanceFrom(near)} AS "distanceKm" FROM ${services}
+             WHERE ${services.id} = ANY(${`{${ids.join(',')}}`}::uuid[])`);
+          const rows = (res as unknown as { rows: { id: string; distanceKm: number | null }[] })
+            .rows;
+          return new Map(rows.map((r) => [r.id, r.distanceKm]));
+        }
+      : undefined,
   });
 }
 
@@ -233,19 +233,3 @@ function pageOf(
 
 /** Services left unconfirmed after the re-confirmation mail rank below the others. */
 const overdue = sql`(${services.confirmation} = 'overdue')`;
-
-/** The columns of a ServiceSummary, named as its fields (for raw statements). */
-const summarySelect = sql`${services.id} AS id, ${services.name} AS name,
-  ${services.countryCode} AS "countryCode", ${services.category} AS category,
-  ${services.address} AS address, ${services.lat} AS lat, ${services.lng} AS lng,
-  ${services.descriptionUa} AS "descriptionUa", ${services.descriptionOther} AS "descriptionOther",
-  ${services.website} AS website, ${services.phone} AS phone, ${services.isOnline} AS "isOnline",
-  ${services.haveVacancy} AS "haveVacancy", ${services.isPartner} AS "isPartner",
-  ${services.usedCount} AS "usedCount", ${services.createdAt} AS "createdAt",
-  ${services.confirmedAt} AS "confirmedAt", ${services.confirmation} AS confirmation`;
-
-type SummaryRow = Omit<ServiceSummary, 'createdAt' | 'confirmedAt' | 'distanceKm'> & {
-  createdAt: Date | string;
-  confirmedAt: Date | string | null;
-  distanceKm: number | null;
-};

@@ -2,8 +2,13 @@ import type { CategoryFilter } from '@poruch/core';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/types.js';
 import { followSearchChanges, type Change } from './cache.js';
-import { buildTextQuery, type TextQuery } from './searchQuery.js';
-import { publiclyVisible } from './visibility.js';
+import {
+  buildTextQuery,
+  type Candidate,
+  type TextQuery,
+  type TypoWord,
+} from './searchQuery.js';
+import { summarySelect, type SummaryRow } from './summary.js';
 
 /**
  * The word index: every publicly visible service's search document (migration 0002) and filter
@@ -40,6 +45,8 @@ const FLAG_ONLINE = 1;
 const FLAG_VACANCY = 2;
 const FLAG_MAP = 4;
 const FLAG_DEMOTED = 8;
+/** Approved but lapsed: not public, but its words count for corrections (search_words.services_n). */
+const FLAG_LAPSED = 16;
 
 let enabled = process.env.PORUCH_SEARCH_INDEX !== 'off';
 /** Turns the word index off (searches take the SQL path) or back on (benchmarks and tests). */
@@ -56,7 +63,7 @@ export interface IndexFilter {
   onMap?: boolean;
 }
 
-/** A row of a service as the index reads it. */
+/** A row of a service as the index reads it: its summary, document, filters and order. */
 interface Row {
   id: string;
   doc: string;
@@ -64,6 +71,7 @@ interface Row {
   category: string | null;
   flags: number;
   created: number;
+  summary: Omit<SummaryRow, 'distanceKm'>;
 }
 
 /** The lexemes of a document: word ids in word order, and their positions (pos | weight << 14). */
@@ -87,6 +95,10 @@ class IndexData {
   flags = new Uint8Array(1024);
   created = new Float64Array(1024);
   lex: (Lexemes | undefined)[] = [];
+  /** What a page shows of each slot's service. */
+  summary: (Omit<SummaryRow, 'distanceKm'> | undefined)[] = [];
+  /** The words of approved services that are not public (lapsed), by id. */
+  lapsed = new Map<string, Int32Array>();
   live = 0;
   /** Slots written since the build (changed or dead): a rebuild is due when they are many. */
   churn = 0;
@@ -99,6 +111,14 @@ class IndexData {
   wordId = new Map<string, number>();
   sorted: string[] = [];
   sortedIds: number[] = [];
+  /** Per word: the approved services that have it (search_words.services_n). */
+  docsOf = new Int32Array(1024);
+  /** Trigrams of the words typo corrections may be (pg_trgm's), to their word ids; built on use. */
+  trigramWords: Map<string, number[]> | null = null;
+  /** Per word: its number of distinct trigrams. */
+  trigramCount = new Uint8Array(1024);
+  /** Scratch of one typo lookup: common trigrams per word. */
+  common = new Int32Array(0);
   /** Postings of the build (slot ascending) and each one's ts_rank term. */
   postStart = new Int32Array(1);
   postSlots = new Int32Array(0);
@@ -143,6 +163,15 @@ class IndexData {
     id = this.words.length;
     this.words.push(w);
     this.wordId.set(w, id);
+    if (id === this.docsOf.length) {
+      const docs = new Int32Array(id * 2);
+      docs.set(this.docsOf);
+      this.docsOf = docs;
+      const tri = new Uint8Array(id * 2);
+      tri.set(this.trigramCount);
+      this.trigramCount = tri;
+    }
+    if (this.trigramWords) this.addTrigrams(id);
     if (!building) {
       const at = lowerBound(this.sorted, w);
       this.sorted.splice(at, 0, w);
@@ -153,6 +182,12 @@ class IndexData {
 
   /** Adds a document in a new slot (its postings go to `extra` unless building). */
   add(row: Row, building: boolean): void {
+    if (row.flags & FLAG_LAPSED) {
+      const ids = Int32Array.from(parseDoc(row.doc), (p) => this.word(p.word, building));
+      for (const w of ids) this.docsOf[w]!++;
+      this.lapsed.set(row.id, ids);
+      return;
+    }
     const slot = this.ids.length;
     if (slot === this.alive.length) this.grow();
     this.ids.push(row.id);
@@ -164,6 +199,7 @@ class IndexData {
       row.category === null ? 0 : this.code(this.categories, this.categoryCode, row.category);
     this.flags[slot] = row.flags;
     this.created[slot] = row.created;
+    this.summary.push(row.summary);
     const parsed = parseDoc(row.doc);
     const n = parsed.length;
     let total = 0;
@@ -174,6 +210,7 @@ class IndexData {
     for (let i = 0; i < n; i++) {
       const { word, pos } = parsed[i]!;
       const id = this.word(word, building);
+      this.docsOf[id]!++;
       lex[1 + i] = id;
       lex[1 + n + i] = at;
       for (const p of pos) lex[at++] = p;
@@ -190,13 +227,83 @@ class IndexData {
 
   /** Marks a service's slot dead (it changed or is no longer public). */
   remove(id: string): void {
+    const lapsed = this.lapsed.get(id);
+    if (lapsed) {
+      for (const w of lapsed) this.docsOf[w]!--;
+      this.lapsed.delete(id);
+    }
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
+    const lex = this.lex[slot]!;
+    for (let i = 0; i < lex[0]!; i++) this.docsOf[lex[1 + i]!]!--;
+    this.summary[slot] = undefined;
     this.slotOf.delete(id);
     this.alive[slot] = 0;
     this.lex[slot] = undefined;
     this.live--;
     this.churn++;
+  }
+
+  /** A used mark: the count a page shows. */
+  setUsed(id: string, count: number): void {
+    const slot = this.slotOf.get(id);
+    const row = slot === undefined ? undefined : this.summary[slot];
+    if (row) this.summary[slot!] = { ...row, usedCount: count };
+  }
+
+  /** Adds word `id` to the trigram lists when a correction may be it (a search word). */
+  private addTrigrams(id: number): void {
+    const word = this.words[id]!;
+    if (!searchWord(word)) return;
+    const tri = trigrams(word);
+    this.trigramCount[id] = tri.length;
+    for (const g of tri) {
+      const list = this.trigramWords!.get(g);
+      if (list) list.push(id);
+      else this.trigramWords!.set(g, [id]);
+    }
+  }
+
+  /**
+   * The typo candidates of `w` (see WordSource, searchQuery.ts): words of approved services
+   * (docsOf), search words, within the length range, pg_trgm's similarity at least `w.th`, the
+   * best `max` by (similarity desc, word); then the transpositions `swaps` that are such words.
+   */
+  candidates(w: TypoWord, swaps: string[], max: number): Candidate[] {
+    if (!this.trigramWords) {
+      this.trigramWords = new Map();
+      for (let id = 0; id < this.words.length; id++) this.addTrigrams(id);
+    }
+    if (this.common.length < this.words.length)
+      this.common = new Int32Array(Math.max(this.words.length * 2, 1024));
+    const common = this.common;
+    const touched: number[] = [];
+    const mine = trigrams(w.t);
+    for (const g of mine) {
+      const list = this.trigramWords.get(g);
+      if (!list) continue;
+      for (const id of list) if (common[id]!++ === 0) touched.push(id);
+    }
+    const lo = w.t.length - w.k - 2;
+    const hi = w.t.length + w.k + 2;
+    const found: Candidate[] = [];
+    for (const id of touched) {
+      const c = common[id]!;
+      common[id] = 0;
+      if (this.docsOf[id]! < 1) continue;
+      const word = this.words[id]!;
+      if (word.length < lo || word.length > hi || word === w.t) continue;
+      // pg_trgm's CALCSML, in float4.
+      const sim = Math.fround(c / (mine.length + this.trigramCount[id]! - c));
+      if (sim >= w.th) found.push({ word, sim });
+    }
+    found.sort((a, b) => b.sim - a.sim || cmp(a.word, b.word));
+    const out = found.slice(0, max);
+    for (const v of swaps) {
+      const id = this.wordId.get(v);
+      if (id !== undefined && this.docsOf[id]! >= 1 && searchWord(v)) out.push({ word: v, sim: 1 });
+    }
+    return out;
   }
 
   /** After the build's documents: the sorted dictionary and the packed postings. */
@@ -399,6 +506,11 @@ class IndexData {
   bytes(): number {
     let lex = 0;
     for (const l of this.lex) if (l) lex += l.byteLength + 64;
+    for (const r of this.summary) {
+      if (!r) continue;
+      lex += 200;
+      for (const v of Object.values(r)) if (typeof v === 'string') lex += v.length * 2 + 16;
+    }
     const words = this.words.reduce((s, w) => s + w.length + 40, 0);
     return (
       lex +
@@ -408,6 +520,19 @@ class IndexData {
       this.alive.length * 14
     );
   }
+}
+
+/** The words search_words keeps (migration 0010): 3-40 letters, not a number. */
+function searchWord(w: string): boolean {
+  return w.length >= 3 && w.length <= 40 && !/^[0-9]+$/.test(w);
+}
+
+/** pg_trgm's distinct trigrams of one word (padded with two blanks before, one after). */
+function trigrams(word: string): string[] {
+  const padded = `  ${word} `;
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
+  return [...out];
 }
 
 /** Byte order of ASCII search keys (tsCompareString). */
@@ -515,6 +640,15 @@ export class IndexView {
     return this.data.ids[slot]!;
   }
 
+  /** What a page shows of the slot's service. */
+  summary(slot: number): Omit<SummaryRow, 'distanceKm'> {
+    return this.data.summary[slot]!;
+  }
+
+  /** Typo candidates from the dictionary (a WordSource: no statement). */
+  readonly candidates = (w: TypoWord, swaps: string[], max: number): Candidate[] =>
+    this.data.candidates(w, swaps, max);
+
   demoted(slot: number): boolean {
     return (this.data.flags[slot]! & FLAG_DEMOTED) !== 0;
   }
@@ -583,6 +717,14 @@ class WordIndex {
       else this.build();
       return;
     }
+    const used = change.used;
+    if (used && this.data) {
+      const data = this.data;
+      this.pending = this.pending.then(() => {
+        for (const [id, n] of Object.entries(used)) data.setUsed(id, n);
+      });
+    }
+    // A build reads the used counts as they are: none is missed.
     const ids = change.services;
     if (!ids?.length) return;
     if (this.building) for (const id of ids) this.queued.add(id);
@@ -693,7 +835,10 @@ class WordIndex {
   }
 }
 
-/** The services' rows as the index reads them: `ids` (only the public ones), or a chunk by id. */
+/**
+ * The services' rows as the index reads them: `ids`, or a chunk by id; the approved ones (those
+ * lapsed only count their words).
+ */
 async function readRows(db: Db, ids?: string[], after = ''): Promise<Row[]> {
   const where = ids
     ? sql`services.id = ANY(${`{${ids.join(',')}}`}::uuid[])`
@@ -701,20 +846,33 @@ async function readRows(db: Db, ids?: string[], after = ''): Promise<Row[]> {
       ? sql`services.id > ${after}::uuid`
       : sql`true`;
   const res = await db.execute(sql`
-    SELECT services.id::text AS id, services.search_doc::text AS doc, services.country_code AS country,
-      services.category, (CASE WHEN services.is_online THEN ${sql.raw(String(FLAG_ONLINE))} ELSE 0 END
+    SELECT ${summarySelect}, services.search_doc::text AS doc, services.country_code AS country,
+      (CASE WHEN services.is_online THEN ${sql.raw(String(FLAG_ONLINE))} ELSE 0 END
         + CASE WHEN services.have_vacancy THEN ${sql.raw(String(FLAG_VACANCY))} ELSE 0 END
         + CASE WHEN services.show_on_map AND services.lat IS NOT NULL AND services.lng IS NOT NULL
             THEN ${sql.raw(String(FLAG_MAP))} ELSE 0 END
-        + CASE WHEN services.confirmation = 'overdue' THEN ${sql.raw(String(FLAG_DEMOTED))} ELSE 0 END)::int AS flags,
+        + CASE WHEN services.confirmation = 'overdue' THEN ${sql.raw(String(FLAG_DEMOTED))} ELSE 0 END
+        + CASE WHEN services.confirmation = 'lapsed' THEN ${sql.raw(String(FLAG_LAPSED))} ELSE 0 END)::int AS flags,
       extract(epoch FROM services.created_at)::float8 AS created
-    FROM services WHERE ${where} AND ${publiclyVisible()}
+    FROM services WHERE ${where} AND services.status = 'approved'
     ${ids ? sql`` : sql`ORDER BY services.id LIMIT ${CHUNK}`}`);
-  return (res as unknown as { rows: Row[] }).rows.map((r) => ({
-    ...r,
-    flags: Number(r.flags),
-    created: Number(r.created),
-  }));
+  type Read = Omit<SummaryRow, 'distanceKm'> & {
+    doc: string;
+    country: string;
+    flags: number | string;
+    created: number | string;
+  };
+  return (res as unknown as { rows: Read[] }).rows.map(
+    ({ doc, country, flags, created, ...summary }) => ({
+      id: summary.id,
+      doc,
+      country,
+      category: summary.category,
+      flags: Number(flags),
+      created: Number(created),
+      summary,
+    }),
+  );
 }
 
 /**
@@ -740,10 +898,11 @@ export async function indexedQuery(
   db: Db,
   q: string,
 ): Promise<{ index: IndexView; tq: TextQuery | null } | null> {
-  if (!(await wordIndexOf(db))) return null;
-  const tq = await buildTextQuery(db, q);
   const index = await wordIndexOf(db);
-  return index && { index, tq };
+  if (!index) return null;
+  // Corrections from the index's dictionary: no statement, so nothing changes meanwhile.
+  const tq = await buildTextQuery(db, q, { words: index.candidates });
+  return { index, tq };
 }
 
 /**
