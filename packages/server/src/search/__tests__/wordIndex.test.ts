@@ -1,6 +1,6 @@
 import { serviceSearchQuerySchema, type ServiceSearchQuery } from '@poruch/core';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/index.js';
 import { textMatches } from '../../map/textMatches.js';
 import { buildTextQuery, searchServices, setSearchCache } from '../index.js';
@@ -67,6 +67,41 @@ const QUERIES = [
   'lawyer berlin',
   'psycholog online',
   'zzzz',
+  // Typos of 4-10 letters, both scripts, one and two words.
+  'перукарна',
+  'перукрня',
+  'стоматолгія',
+  'стамотолог',
+  'адвакат',
+  'адвокта',
+  'психолх',
+  'ресторна',
+  'ресторан харків',
+  'рестран кеїв',
+  'пекрня',
+  'паляниуя',
+  'ветеринрна',
+  'фотограв',
+  'шевчк',
+  'автосрвіс',
+  'школла',
+  'сбуботня',
+  'перевезенян',
+  'мельнк',
+  'ательє вишивнка',
+  'barbershp',
+  'barbreshop',
+  'lawyres',
+  'imigration',
+  'cleening',
+  'ukrainain',
+  'krakow tuors',
+  'studoi',
+  'dnirpo',
+  'partnres',
+  'perukarnja',
+  'stomatologia',
+  'kyiw',
 ];
 
 /** Filters and sorts the index answers itself (bbox and radius take the SQL path). */
@@ -82,6 +117,9 @@ const VARIANTS: Record<string, string | number | boolean>[] = [
   { sort: 'newest' },
   { page: 2, pageSize: 2 },
   { pageSize: 3, sort: 'newest', page: 2 },
+  { page: 3, pageSize: 2 },
+  { country: 'PL', page: 2, pageSize: 1 },
+  { online: true, sort: 'newest' },
   { near: '50.45,30.52' },
 ];
 
@@ -98,7 +136,7 @@ describe('word index', () => {
     expect(await buildWordIndex(t.db)).toBe(true);
     let compared = 0;
     for (const [i, q] of QUERIES.entries()) {
-      // Each query unfiltered and with three of the variants, in turn (each variant ~9 times).
+      // Each query unfiltered and with three of the variants, in turn (each variant ~17 times).
       const variants = [{}, ...[1, 2, 3].map((k) => VARIANTS[(i * 3 + k) % VARIANTS.length]!)];
       for (const v of variants) {
         const query = parse({ q, ...v });
@@ -113,7 +151,34 @@ describe('word index', () => {
     expect(compared).toBeGreaterThan(100);
   }, 120_000);
 
-  it('ranks as ts_rank does, within 1e-6, and matches what @@ matches', async () => {
+  it('finds the corrections poruch_query_words finds, in memory', async () => {
+    expect(await buildWordIndex(t.db)).toBe(true);
+    const index = (await wordIndexOf(t.db))!;
+    let corrected = 0;
+    for (const q of QUERIES) {
+      const inMemory = await buildTextQuery(t.db, q, { words: index.candidates });
+      const stored = await buildTextQuery(t.db, q, { scope: 'services' });
+      expect(inMemory?.corrections, q).toEqual(stored?.corrections);
+      corrected += inMemory?.corrections.size ?? 0;
+    }
+    expect(corrected).toBeGreaterThan(30);
+  });
+
+  it('answers a never-seen search without a statement', async () => {
+    expect(await buildWordIndex(t.db)).toBe(true);
+    const execute = vi.spyOn(t.db, 'execute');
+    try {
+      for (const q of ['пе', 'перукрня', 'kyiw sty', 'ресторан харків']) {
+        const page = await searchServices(t.db, parse({ q, page: 1 }));
+        expect(page.items.length, q).toBeGreaterThan(0);
+      }
+      expect(execute).not.toHaveBeenCalled();
+    } finally {
+      execute.mockRestore();
+    }
+  });
+
+  it('ranks as ts_rank does, to the bit, and matches what @@ matches', async () => {
     expect(await buildWordIndex(t.db)).toBe(true);
     const index = (await wordIndexOf(t.db))!;
     expect(index).not.toBeNull();
@@ -132,7 +197,7 @@ describe('word index', () => {
       expect(new Set(ids), q).toEqual(new Set(want.keys()));
       const rank = index.rank(tq, slots);
       ids.forEach((id, i) => {
-        expect(Math.abs(rank[i]! - want.get(id)!), `${q}: ${id}`).toBeLessThan(1e-6);
+        expect(rank[i], `${q}: ${id}`).toBe(want.get(id));
         ranked++;
       });
     }
