@@ -26,13 +26,21 @@ export interface IndexedOptions {
 }
 
 /** The page's rows and the count (the map takes its ids from `IndexView.match` itself). */
-export async function indexedPage(o: IndexedOptions): Promise<{ rows: SummaryRow[]; count: Count }> {
+export async function indexedPage(
+  o: IndexedOptions,
+): Promise<{ rows: SummaryRow[]; count: Count }> {
   const { index, tq } = o;
+  const want = o.page * o.pageSize;
+  const offset = want - o.pageSize;
+  const listed = o.byRank ? index.prefixPage(tq, o.filter, want, o.cap) : undefined;
+  if (listed) {
+    const n = listed.n;
+    const count: Count = n > o.cap ? { n: o.cap, capped: true } : { n, capped: false };
+    return { rows: await rowsOf(o, listed.slots.slice(offset)), count };
+  }
   const slots = index.match(tq, o.filter);
   const n = slots.length;
   const count: Count = n > o.cap ? { n: o.cap, capped: true } : { n, capped: false };
-  const want = o.page * o.pageSize;
-  const offset = want - o.pageSize;
   if (offset >= n) return { rows: [], count };
   const rank = o.byRank ? index.rank(tq, slots) : undefined;
   // The search's order over the matches' numbers (i into slots): demoted last, then rank,
@@ -56,12 +64,13 @@ export async function indexedPage(o: IndexedOptions): Promise<{ rows: SummaryRow
   const page = top(all, want, before)
     .slice(offset)
     .map((i) => slots[i]!);
-  const distances = await o.distances?.(page.map((s) => index.id(s)));
-  const rows = page.map((s) => ({
-    ...index.summary(s),
-    distanceKm: distances?.get(index.id(s)) ?? null,
-  }));
-  return { rows, count };
+  return { rows: await rowsOf(o, page), count };
+}
+
+/** The rows of a page's slots, with their distances when the search has a point. */
+async function rowsOf({ index, distances }: IndexedOptions, page: number[]): Promise<SummaryRow[]> {
+  const km = page.length ? await distances?.(page.map((s) => index.id(s))) : undefined;
+  return page.map((s) => ({ ...index.summary(s), distanceKm: km?.get(index.id(s)) ?? null }));
 }
 
 /** The first `k` of `items` in the order of `before` (a bounded insertion into a sorted buffer). */

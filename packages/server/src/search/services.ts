@@ -77,7 +77,9 @@ export async function serviceMatch(
   textQuery?: TextQuery | null,
 ) {
   const tq =
-    textQuery !== undefined ? textQuery : await buildTextQuery(db, query.q, { countMatches, scope: 'services' });
+    textQuery !== undefined
+      ? textQuery
+      : await buildTextQuery(db, query.q, { countMatches, scope: 'services' });
   // The filters; a text query adds its match (`where`), which the name tiers of the ranking
   // replace with a match on the name (see rankedPage).
   const filters: (SQL | undefined)[] = [

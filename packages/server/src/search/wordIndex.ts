@@ -2,12 +2,7 @@ import type { CategoryFilter } from '@poruch/core';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/types.js';
 import { followSearchChanges, type Change } from './cache.js';
-import {
-  buildTextQuery,
-  type Candidate,
-  type TextQuery,
-  type TypoWord,
-} from './searchQuery.js';
+import { buildTextQuery, type Candidate, type TextQuery, type TypoWord } from './searchQuery.js';
 import { summarySelect, type SummaryRow } from './summary.js';
 
 /**
@@ -38,6 +33,8 @@ const PI2_6 = 1.64493406685;
 const CHUNK = 5000;
 /** Pause before a failed build is tried again. */
 const RETRY_MS = 10_000;
+/** The prefix table holds the prefixes of this many letters and fewer. */
+const TABLE_PREFIX = 3;
 /** Rebuild once this share of the document slots is dead or changed since the build. */
 const REBUILD_SHARE = 0.25;
 
@@ -84,6 +81,16 @@ interface Item {
   prefix: boolean;
 }
 
+/**
+ * The services a short prefix matches, in the order of a search for it by relevance (see
+ * IndexData.prefixTable): the build's, and those added since, each before a place in them.
+ */
+interface PrefixList {
+  built: Int32Array;
+  /** Slots added since the build: by `at` (the index in `built` it goes before), then order. */
+  added: { slot: number; rank: number; at: number }[];
+}
+
 /** One built index: documents in slots, a sorted dictionary, postings. */
 class IndexData {
   // Documents.
@@ -125,6 +132,15 @@ class IndexData {
   postTerms = new Float32Array(0);
   /** Postings added since the build. */
   extra = new Map<number, { slots: number[]; terms: number[] }>();
+  /**
+   * The prefix table: for each prefix of 1 to TABLE_PREFIX letters of the dictionary's words, the
+   * live and dead slots whose documents have a word it starts, in the final order of a search of
+   * that prefix alone by relevance (demoted last, rank, newest, id). Such a search has no
+   * corrections (allowedEdits), and its rank depends only on the document and the prefix; so a
+   * page is the first slots that pass the filters, and no match is ranked per search. A new slot
+   * is placed among them (`added`); a dead one is skipped.
+   */
+  prefixTable = new Map<string, PrefixList>();
   // Scratch space of one query.
   mark = new Uint8Array(0);
   acc = [new Float32Array(0), new Float32Array(0), new Float32Array(0)];
@@ -223,6 +239,7 @@ class IndexData {
     }
     lex[1 + n + n] = at;
     this.lex.push(lex);
+    if (!building) this.addToPrefixTable(slot);
   }
 
   /** Marks a service's slot dead (it changed or is no longer public). */
@@ -336,6 +353,170 @@ class IndexData {
     this.postStart = start;
     this.postSlots = slots;
     this.postTerms = terms;
+    this.buildPrefixTable();
+  }
+
+  /** The order of a prefix search between two slots of known ranks (negative: `a` first). */
+  private before(a: number, ra: number, b: number, rb: number): number {
+    const d = (this.flags[a]! & FLAG_DEMOTED) - (this.flags[b]! & FLAG_DEMOTED);
+    if (d) return d;
+    if (rb !== ra) return rb - ra;
+    const c = this.created[b]! - this.created[a]!;
+    if (c) return c;
+    return cmp(this.ids[a]!, this.ids[b]!);
+  }
+
+  /** Every prefix list, from the build's postings (after `seal`). */
+  private buildPrefixTable(): void {
+    this.prefixTable = new Map();
+    this.scratch();
+    const [accExact, accPrefix] = this.acc as [Float32Array, Float32Array];
+    const seen = this.mark;
+    const rank = new Float64Array(this.slots);
+    const sorted = this.sorted;
+    for (let len = 1; len <= TABLE_PREFIX; len++) {
+      for (let lo = 0; lo < sorted.length;) {
+        const word = sorted[lo]!;
+        if (word.length < len) {
+          lo++;
+          continue;
+        }
+        const prefix = word.slice(0, len);
+        let hi = lo + 1;
+        while (hi < sorted.length && sorted[hi]!.startsWith(prefix)) hi++;
+        // rankOr of the prefix and of the whole word, as IndexView.rank sums them.
+        const touched: number[] = [];
+        for (let i = lo; i < hi; i++) {
+          const exact = sorted[i] === prefix;
+          this.postings(this.sortedIds[i]!, (slot, term) => {
+            if (!seen[slot]) {
+              seen[slot] = 1;
+              touched.push(slot);
+              accExact[slot] = 0;
+              accPrefix[slot] = 0;
+            }
+            accPrefix[slot] = accPrefix[slot]! + term / PI2_6;
+            if (exact) accExact[slot] = accExact[slot]! + term / PI2_6;
+          });
+        }
+        for (const slot of touched) {
+          seen[slot] = 0;
+          rank[slot] = accExact[slot]! + 0.7 * accPrefix[slot]!;
+        }
+        touched.sort((a, b) => this.before(a, rank[a]!, b, rank[b]!));
+        this.prefixTable.set(prefix, { built: Int32Array.from(touched), added: [] });
+        lo = hi;
+      }
+    }
+  }
+
+  /** The rank of a search of `prefix` alone for a slot's document (as IndexView.rank). */
+  private prefixRank(slot: number, prefix: string): number {
+    const lex = this.lex[slot];
+    if (!lex) return 0;
+    const n = lex[0]!;
+    let exact = 0;
+    let acc = 0;
+    for (let e = 0; e < n; e++) {
+      const w = this.words[lex[1 + e]!]!;
+      if (!w.startsWith(prefix)) continue;
+      const term = orTermOf(lex, e);
+      acc = Math.fround(acc + term / PI2_6);
+      if (w === prefix) exact = Math.fround(term / PI2_6);
+    }
+    return exact + 0.7 * acc;
+  }
+
+  /** Places a new slot in the lists of its words' short prefixes. */
+  private addToPrefixTable(slot: number): void {
+    const lex = this.lex[slot]!;
+    const prefixes = new Set<string>();
+    for (let e = 0; e < lex[0]!; e++) {
+      const w = this.words[lex[1 + e]!]!;
+      for (let len = 1; len <= Math.min(TABLE_PREFIX, w.length); len++)
+        prefixes.add(w.slice(0, len));
+    }
+    for (const prefix of prefixes) {
+      let list = this.prefixTable.get(prefix);
+      if (!list) this.prefixTable.set(prefix, (list = { built: new Int32Array(0), added: [] }));
+      const rank = this.prefixRank(slot, prefix);
+      // Its place in the build's list, then among those added before the same place.
+      const built = list.built;
+      let lo = 0;
+      let hi = built.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        const other = built[mid]!;
+        if (this.before(other, this.prefixRank(other, prefix), slot, rank) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      const at = lo;
+      const added = list.added;
+      lo = 0;
+      hi = added.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        const o = added[mid]!;
+        if (o.at < at || (o.at === at && this.before(o.slot, o.rank, slot, rank) < 0)) lo = mid + 1;
+        else hi = mid;
+      }
+      added.splice(lo, 0, { slot, rank, at });
+    }
+  }
+
+  /**
+   * A relevance page of a one-word query of at most TABLE_PREFIX letters from the prefix table:
+   * the first `want` slots passing the filters, and how many pass (counted up to `cap` + 1).
+   * Undefined when the query is not such a query.
+   */
+  prefixPage(
+    tq: TextQuery,
+    filter: IndexFilter,
+    want: number,
+    cap: number,
+  ): { slots: number[]; n: number } | undefined {
+    if (tq.tokens.length !== 1 || tq.corrections.size) return undefined;
+    const token = tq.tokens[0]!;
+    if (token.length > TABLE_PREFIX) return undefined;
+    const list = this.prefixTable.get(token);
+    const slots: number[] = [];
+    if (!list) return { slots, n: 0 };
+    const pass = this.filterOf(filter);
+    let n = 0;
+    const { built, added } = list;
+    let j = 0;
+    const take = (slot: number): boolean => {
+      if (!pass(slot)) return true;
+      if (slots.length < want) slots.push(slot);
+      return ++n <= cap;
+    };
+    for (let i = 0; i <= built.length; i++) {
+      while (j < added.length && added[j]!.at === i)
+        if (!take(added[j++]!.slot)) return { slots, n };
+      if (i < built.length && !take(built[i]!)) return { slots, n };
+    }
+    return { slots, n };
+  }
+
+  /** Whether a slot is live and passes the filters. */
+  private filterOf(filter: IndexFilter): (slot: number) => boolean {
+    const country =
+      filter.country === undefined ? undefined : (this.countryCode.get(filter.country) ?? -1);
+    const category =
+      filter.category === 'all'
+        ? undefined
+        : filter.category === 'empty'
+          ? 0
+          : (this.categoryCode.get(filter.category) ?? -1);
+    const need =
+      (filter.online ? FLAG_ONLINE : 0) |
+      (filter.hasVacancy ? FLAG_VACANCY : 0) |
+      (filter.onMap ? FLAG_MAP : 0);
+    return (s) =>
+      this.alive[s] === 1 &&
+      (country === undefined || this.country[s] === country) &&
+      (category === undefined || this.category[s] === category) &&
+      (this.flags[s]! & need) === need;
   }
 
   /** Calls `f(slot, term)` for each live posting of word `id`, in slot order. */
@@ -408,30 +589,10 @@ class IndexData {
         if (e) for (const s of e.slots) if (mark[s] === i) mark[s] = i + 1;
       }
     });
-    const country =
-      filter.country === undefined ? undefined : (this.countryCode.get(filter.country) ?? -1);
-    const category =
-      filter.category === 'all'
-        ? undefined
-        : filter.category === 'empty'
-          ? 0
-          : (this.categoryCode.get(filter.category) ?? -1);
-    const need =
-      (filter.online ? FLAG_ONLINE : 0) |
-      (filter.hasVacancy ? FLAG_VACANCY : 0) |
-      (filter.onMap ? FLAG_MAP : 0);
     const found: number[] = [];
     const all = tokens.length;
-    for (let s = 0; s < this.slots; s++) {
-      if (
-        mark[s] === all &&
-        this.alive[s] &&
-        (country === undefined || this.country[s] === country) &&
-        (category === undefined || this.category[s] === category) &&
-        (this.flags[s]! & need) === need
-      )
-        found.push(s);
-    }
+    const pass = this.filterOf(filter);
+    for (let s = 0; s < this.slots; s++) if (mark[s] === all && pass(s)) found.push(s);
     return found;
   }
 
@@ -634,6 +795,11 @@ export class IndexView {
   /** The matching services' slots, in slot order. */
   match(tq: TextQuery, filter: IndexFilter): number[] {
     return this.data.match(tq, filter);
+  }
+
+  /** A relevance page of a prefix of up to three letters from the prefix table (see IndexData). */
+  prefixPage(tq: TextQuery, filter: IndexFilter, want: number, cap: number) {
+    return this.data.prefixPage(tq, filter, want, cap);
   }
 
   id(slot: number): string {

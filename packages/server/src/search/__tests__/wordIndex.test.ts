@@ -262,6 +262,64 @@ describe('word index', () => {
     }
   });
 
+  it("keeps the prefix table's pages equal to the SQL path's through every kind of write", async () => {
+    expect(await buildWordIndex(t.db)).toBe(true);
+    const prefixes = ['п', 'пе', 'пер', 'кор', 'д', 'ka', 'ko', 'dr'];
+    const variants: Record<string, string | number | boolean>[] = [
+      {},
+      { onMap: true },
+      { country: 'FR', page: 2, pageSize: 1 },
+    ];
+    const same = async (step: string) => {
+      for (const q of prefixes) {
+        for (const v of variants) {
+          const query = parse({ q, ...v });
+          setWordIndex(true);
+          const indexed = await searchServices(t.db, query);
+          setWordIndex(false);
+          const plain = await searchServices(t.db, query);
+          setWordIndex(true);
+          expect(summary(indexed), `${step}: ${q} ${JSON.stringify(v)}`).toBe(summary(plain));
+        }
+      }
+    };
+    const run = (statement: ReturnType<typeof sql>) => t.db.execute(statement);
+    // New services that rank first (their names start with the prefixes), one overdue.
+    await run(sql`
+      INSERT INTO services (name, country_code, status, lat, lng, show_on_map, description_ua)
+      VALUES ('Палітурня Корінець', 'FR', 'approved', 48.85, 2.35, true, 'Палітурні роботи'),
+             ('Пекарня Корж', 'FR', 'approved', 48.86, 2.36, false, 'Корж, пиріг'),
+             ('Друкарня Перо', 'FR', 'pending', NULL, NULL, false, '')`);
+    const id = async (name: string) =>
+      (
+        (await t.db.execute(
+          sql`SELECT id::text AS id FROM services WHERE name = ${name}`,
+        )) as unknown as { rows: { id: string }[] }
+      ).rows[0]!.id;
+    const a = await id('Палітурня Корінець');
+    const b = await id('Пекарня Корж');
+    const c = await id('Друкарня Перо');
+    await same('inserted');
+    await run(sql`UPDATE services SET status = 'approved' WHERE id = ${c}`);
+    await same('approved');
+    await run(sql`UPDATE services SET name = 'Коректура Перо' WHERE id = ${a}`);
+    await same('edited');
+    await run(sql`UPDATE services SET show_on_map = NOT show_on_map WHERE id IN (${a}, ${b})`);
+    await same('map flag');
+    await run(sql`UPDATE services SET used_count = 5 WHERE id = ${b}`);
+    await same('used mark');
+    await run(sql`UPDATE services SET confirmation = 'overdue' WHERE id = ${c}`);
+    await same('overdue');
+    await run(sql`UPDATE services SET status = 'declined' WHERE id = ${b}`);
+    await same('declined');
+    await run(sql`UPDATE services SET confirmation = 'lapsed' WHERE id = ${c}`);
+    await same('lapsed');
+    await run(sql`DELETE FROM services WHERE id IN (${a}, ${b}, ${c})`);
+    await same('deleted');
+    // Every change came through the index (it was not dropped for a rebuild).
+    expect(await wordIndexOf(t.db)).not.toBeNull();
+  }, 60_000);
+
   it('keeps the map and the search in agreement through the index', async () => {
     expect(await buildWordIndex(t.db)).toBe(true);
     for (const q of ['ка', 'школа', 'kyiv', 'перукар', 'кафе льв']) {
