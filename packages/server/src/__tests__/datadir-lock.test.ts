@@ -183,26 +183,38 @@ describe.skipIf(onPostgres)('DATA_DIR lock (PGlite on disk)', () => {
           JSON.stringify({ pid: await deadPid(), owner: 'server', since: 'x', nonce: 'x' }),
         );
       }
-      const startAt = Date.now() + 2500;
-      const outputs = await Promise.all(
-        Array.from(
-          { length: 6 },
-          () =>
-            new Promise<string>((resolve) => {
-              const child = spawn(
-                process.execPath,
-                ['--import', 'tsx', racer, dbDir, String(startAt), '1500'],
-                { cwd: REPO_ROOT },
-              );
-              let out = '';
-              child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-              child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-              child.on('close', (code, signal) =>
-                resolve(code === 0 ? out.trim() : `exit ${code ?? signal}: ${out}`),
-              );
-            }),
-        ),
-      );
+      const racers = Array.from({ length: 6 }, () => {
+        const child = spawn(process.execPath, ['--import', 'tsx', racer, dbDir], {
+          cwd: REPO_ROOT,
+        });
+        let out = '';
+        const said = (word: RegExp) =>
+          new Promise<string>((resolve) => {
+            const look = () => {
+              const found = word.exec(out)?.[0];
+              if (found) resolve(found);
+            };
+            child.stdout.on('data', look);
+            look();
+          });
+        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+        const closed = new Promise<string>((resolve) =>
+          child.on('close', (code, signal) => resolve(`exit ${code ?? signal}: ${out}`)),
+        );
+        // What it answers, or how it ended without an answer.
+        const answer = () => Promise.race([said(/^(got|busy)$/m), closed]);
+        return { child, ready: Promise.race([said(/^ready$/m), closed]), answer, closed };
+      });
+      // Every contender loaded, then one start instant for all, a moment ahead.
+      await Promise.all(racers.map((r) => r.ready));
+      const startAt = Date.now() + 200;
+      for (const r of racers) r.child.stdin.write(`${startAt}\n`);
+      // The holder keeps the lock until every contender has answered: none comes late.
+      const outputs = await Promise.all(racers.map((r) => r.answer()));
+      for (const r of racers) r.child.stdin.end();
+      const ends = await Promise.all(racers.map((r) => r.closed));
+      expect(ends.filter((e) => !e.startsWith('exit 0:'))).toEqual([]);
       expect(outputs.sort(), `stale lock: ${stale}`).toEqual([
         'busy',
         'busy',

@@ -1,20 +1,28 @@
 /**
  * One contender in the DATA_DIR lock race (datadir-lock.test.ts), run as its own process:
- * `node --import tsx lockRacer.ts <dbDir> <startAt ms> <holdMs>`. Waits for the common start
- * instant, tries the lock, prints `got` or `busy`, holds what it got for holdMs, then exits.
+ * `node --import tsx lockRacer.ts <dbDir>`. Prints `ready` once loaded, then reads the common
+ * start instant (ms) from stdin, waits for it, tries the lock and prints `got` or `busy`. What it
+ * got it holds until its stdin ends (the test ends it once every contender has answered), then
+ * exits, which releases it.
  */
+import { createInterface } from 'node:readline';
 import { acquireDataDirLock, DataDirBusyError } from '../../db/lock.js';
 
-const [dbDir, startAt, holdMs] = process.argv.slice(2);
-while (Date.now() < Number(startAt)) {
-  // spin: every contender leaves at the same millisecond
-}
-try {
-  acquireDataDirLock(dbDir!, 'racer');
-  console.log('got');
-  // Exiting releases it.
-  setTimeout(() => process.exit(0), Number(holdMs));
-} catch (error) {
-  if (!(error instanceof DataDirBusyError)) throw error;
-  console.log('busy');
-}
+const [dbDir] = process.argv.slice(2);
+const lines = createInterface({ input: process.stdin });
+lines.once('line', (startAt) => {
+  while (Date.now() < Number(startAt)) {
+    // spin: every contender leaves at the same millisecond
+  }
+  try {
+    acquireDataDirLock(dbDir!, 'racer');
+    console.log('got');
+    // Held until the test ends stdin; exiting releases it.
+    lines.once('close', () => process.exit(0));
+  } catch (error) {
+    if (!(error instanceof DataDirBusyError)) throw error;
+    console.log('busy');
+    lines.close();
+  }
+});
+console.log('ready');
