@@ -59,8 +59,19 @@ export default defineConfig({
               env: { PORUCH_TEST_DB: 'postgres' },
               // What these check does not touch the database (which proxy's X-Forwarded-For is
               // believed; the permissions of DATA_DIR's files and the embedded database's
-              // folder): once, on PGlite, is enough.
-              exclude: ['src/__tests__/trust-proxy.test.ts', 'src/__tests__/private-files.test.ts'],
+              // folder; the place-name gazetteer; the mail templates' escaping; the env variables
+              // the docs name): once, on PGlite, is enough. The release script's and the DATA_DIR
+              // lock's suites skip themselves here (no database, or PGlite's folder only): not
+              // even loaded.
+              exclude: [
+                'src/__tests__/trust-proxy.test.ts',
+                'src/__tests__/private-files.test.ts',
+                'src/geocoding/__tests__/gazetteer.test.ts',
+                'src/mail/__tests__/mail-xss.test.ts',
+                'src/__tests__/ops-docs.test.ts',
+                'src/__tests__/release.test.ts',
+                'src/__tests__/datadir-lock.test.ts',
+              ],
               globalSetup: ['src/__tests__/helpers/postgresGlobalSetup.ts'],
               setupFiles: ['src/__tests__/helpers/postgresEnv.ts'],
             }),
