@@ -3,7 +3,7 @@ import type { CategoryFilter, CategoryKey } from '@poruch/core';
 import { count, eq, max, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.js';
 import { services, settings } from '../db/schema.js';
-import { MapIndex, toFeature, type MapFeature, type MapService } from './MapIndex.js';
+import { MapIndex, toFeature, type MapFeature, type MapService, type MapView } from './MapIndex.js';
 import { publiclyVisible } from '../search/visibility.js';
 
 /** The filters that pick which services an index holds. */
@@ -135,19 +135,29 @@ export class MapCache {
   }
 
   /**
-   * The index of the services among `ids` (a text query's matches, see textMatches) that the
-   * filter also picks. Built from the snapshot on first use and kept, by the filter and a digest
-   * of the ids, while the snapshot is the same; the version it answers carries the digest, so
-   * an ETag changes when the matches do even if the map did not.
+   * The services among `ids` (a text query's matches, see textMatches) that the filter also
+   * picks, answered from the index of every service (MapIndex.among: the matches grouped by its
+   * clusters, no index built per query) when that index is of the current snapshot; otherwise
+   * (not built yet, or being rebuilt after a write) from an index of the matches alone, built
+   * from the snapshot and kept by the filter and a digest of the ids. The version it answers
+   * carries the digest, so an ETag changes when the matches do even if the map did not.
    */
   async matching(
     filter: MapFilter,
     ids: readonly string[],
-  ): Promise<{ index: MapIndex; version: string }> {
+  ): Promise<{ index: MapView; version: string }> {
     const snap = await this.current();
     const digest = createHash('sha1').update(ids.join(',')).digest('base64url').slice(0, 16);
-    const key = `${filterKey(filter)}|${digest}`;
     const version = `${snap.version}~${digest}`;
+    const allKey = filterKey({});
+    const all = this.entries.get(allKey);
+    if (all && all.version === snap.version) {
+      return { index: all.index.among(ids, matches(filter)), version };
+    }
+    // The first text query of a process, or one right after a write: the index of every service
+    // is built (again) once this answer has gone.
+    this.scheduleRebuild(allKey, {});
+    const key = `${filterKey(filter)}|${digest}`;
     const entry = this.matches.get(key);
     this.matches.delete(key);
     if (entry && entry.version === version) {

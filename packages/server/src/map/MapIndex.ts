@@ -57,6 +57,24 @@ export function fitZoom(b: BBox): number {
   return Math.max(0, Math.floor(Math.log2(MAX_VIEWPORT_PX / 256 / size)));
 }
 
+/** Supercluster's inner trees (version 8): per zoom, its entries as flat numbers. */
+interface Trees {
+  trees: { data: number[] }[];
+  stride: number;
+}
+// Fields of an entry in supercluster's flat arrays.
+const OFFSET_ID = 3;
+const OFFSET_PARENT = 4;
+
+/** A group of matching services at one zoom: their sum of projected positions, and who. */
+interface Group {
+  /** The index's entry at that zoom that holds them. */
+  entry: number;
+  x: number;
+  y: number;
+  members: number[];
+}
+
 /**
  * The clusters of one set of services at every zoom (supercluster), built once and queried per
  * request. Pure: no database, no timers.
@@ -66,8 +84,12 @@ export class MapIndex {
   private readonly expansion = new Map<number, number>();
   /** How many services the index holds. */
   readonly size: number;
+  /** For each zoom up to MAX_CLUSTER_ZOOM, each service's entry at that zoom (see `among`). */
+  private levels?: Int32Array[];
+  /** Each service's position in `features`, by id. */
+  private positions?: Map<string, number>;
 
-  constructor(features: MapFeature[]) {
+  constructor(private readonly features: MapFeature[]) {
     this.index = new Supercluster<MapService>({
       radius: RADIUS,
       extent: 512,
@@ -106,11 +128,141 @@ export class MapIndex {
           expansionZoom: this.expansionZoom(props.cluster_id),
         });
       } else {
-        const s = props as MapService;
-        points.push({ id: s.id, name: s.name, category: s.category, lat: s.lat, lng: s.lng });
+        points.push(pointOf(props as MapService));
       }
     }
     return { clusters, points, zoom: z };
+  }
+
+  /**
+   * The services among `ids` (others are ignored) that `pick` accepts, as a view answering
+   * `query` like an index of their own, without building one: at each zoom the matching
+   * services of one cluster of this index form one cluster of the view (at their mean position,
+   * counting them), or a point when only one of them is in it. So a subset of the catalogue (a
+   * text query's matches) is clustered in time that grows with its size, not the catalogue's.
+   */
+  among(ids: Iterable<string>, pick: (s: MapService) => boolean = () => true): MapView {
+    this.positions ??= new Map(this.features.map((f, i) => [f.properties.id, i]));
+    const members: number[] = [];
+    const seen = new Set<number>();
+    for (const id of ids) {
+      const at = this.positions.get(id);
+      if (at === undefined || seen.has(at) || !pick(this.features[at]!.properties)) continue;
+      seen.add(at);
+      members.push(at);
+    }
+    return { size: members.length, query: (bbox, zoom) => this.queryAmong(members, bbox, zoom) };
+  }
+
+  /** `query` for the services at `members` (positions in `features`) alone. */
+  private queryAmong(members: number[], bbox: BBox, zoom: number): MapQueryResult {
+    const b = wrapBBox(bbox);
+    let z = Math.min(Math.max(0, Math.floor(zoom)), MAX_CLUSTER_ZOOM + 1, fitZoom(b));
+    const inBox = boxTest(b);
+    let groups = this.groups(members, z, inBox);
+    while (groups.length > MAX_ITEMS && z > 0) {
+      z--;
+      groups = this.groups(members, z, inBox);
+    }
+    if (groups.length > MAX_ITEMS) groups = groups.slice(0, MAX_ITEMS);
+
+    const clusters: MapCluster[] = [];
+    const points: MapPoint[] = [];
+    for (const g of groups) {
+      const n = g.members.length;
+      if (n === 1) {
+        points.push(pointOf(this.features[g.members[0]!]!.properties));
+        continue;
+      }
+      clusters.push({
+        id: String(this.entryId(z, g.entry)),
+        lat: round6(yLat(g.y / n)),
+        lng: round6(xLng(g.x / n)),
+        count: n,
+        expansionZoom: this.splitZoom(g.members, z),
+      });
+    }
+    return { clusters, points, zoom: z };
+  }
+
+  /** The groups at zoom `z` of the services at `members` whose position `inBox` accepts. */
+  private groups(members: number[], z: number, inBox: (x: number, y: number) => boolean): Group[] {
+    const level = z <= MAX_CLUSTER_ZOOM ? this.level(z) : null;
+    const { data, stride } = this.points();
+    const byEntry = new Map<number, Group>();
+    for (const p of members) {
+      const entry = level ? level[p]! : p;
+      const x = data[p * stride]!;
+      const y = data[p * stride + 1]!;
+      const g = byEntry.get(entry);
+      if (g) {
+        g.x += x;
+        g.y += y;
+        g.members.push(p);
+      } else byEntry.set(entry, { entry, x, y, members: [p] });
+    }
+    const groups: Group[] = [];
+    for (const g of byEntry.values()) {
+      const n = g.members.length;
+      if (inBox(Math.fround(g.x / n), Math.fround(g.y / n))) groups.push(g);
+    }
+    return groups;
+  }
+
+  /** The zoom above `z` at which the services at `members`, one group at `z`, part. */
+  private splitZoom(members: number[], z: number): number {
+    for (let zoom = z + 1; zoom <= MAX_CLUSTER_ZOOM; zoom++) {
+      const level = this.level(zoom);
+      const first = level[members[0]!];
+      if (members.some((p) => level[p] !== first)) return zoom;
+    }
+    return MAX_CLUSTER_ZOOM + 1;
+  }
+
+  /** Supercluster's entries of the services themselves (in `features` order). */
+  private points(): { data: number[]; stride: number } {
+    const trees = this.index as unknown as Trees;
+    return { data: trees.trees[MAX_CLUSTER_ZOOM + 1]!.data, stride: trees.stride };
+  }
+
+  /** The id supercluster gave the entry at zoom `z`. */
+  private entryId(z: number, entry: number): number {
+    const trees = this.index as unknown as Trees;
+    return trees.trees[z]!.data[entry * trees.stride + OFFSET_ID]!;
+  }
+
+  /**
+   * Each service's entry (its cluster, or itself) at zoom `z`, read from supercluster's trees on
+   * first use, for every zoom at once. At zoom z + 1, an entry that started a cluster at z (or
+   * stayed alone) gets the next entry of zoom z in turn, and an entry taken into a cluster gets
+   * that cluster's, whose id names the entry that started it.
+   */
+  private level(z: number): Int32Array {
+    if (!this.levels) {
+      const { trees, stride } = this.index as unknown as Trees;
+      const n = this.size;
+      const levels: Int32Array[] = [];
+      let below: Int32Array | null = null;
+      for (let zoom = MAX_CLUSTER_ZOOM; zoom >= 0; zoom--) {
+        const data = trees[zoom + 1]!.data;
+        const m = data.length / stride;
+        const next = new Int32Array(m);
+        let count = 0;
+        for (let k = 0; k < m; k++) {
+          const parent = data[k * stride + OFFSET_PARENT]!;
+          if (parent === -1 || parent === (k << 5) + zoom + 1 + n) next[k] = count++;
+          else next[k] = next[(parent - n) >> 5]!;
+        }
+        if (count * stride !== trees[zoom]!.data.length) {
+          throw new Error(`supercluster's trees are not as expected at zoom ${zoom}`);
+        }
+        const level = new Int32Array(n);
+        for (let p = 0; p < n; p++) level[p] = next[below ? below[p]! : p]!;
+        levels[zoom] = below = level;
+      }
+      this.levels = levels;
+    }
+    return this.levels[z]!;
   }
 
   /**
@@ -125,4 +277,37 @@ export class MapIndex {
     }
     return z;
   }
+}
+
+/** What answers a map query: an index, or a view of some of its services (MapIndex.among). */
+export interface MapView {
+  /** How many services it holds. */
+  readonly size: number;
+  query(bbox: BBox, zoom: number): MapQueryResult;
+}
+
+const pointOf = (s: MapService): MapPoint => ({
+  id: s.id,
+  name: s.name,
+  category: s.category,
+  lat: s.lat,
+  lng: s.lng,
+});
+
+const xLng = (x: number) => (x - 0.5) * 360;
+const yLat = (y: number) =>
+  (360 * Math.atan(Math.exp(((180 - y * 360) * Math.PI) / 180))) / Math.PI - 90;
+
+/**
+ * Whether a projected position is in a (wrapped) bbox, as supercluster's range query decides:
+ * a box across the antimeridian is its eastern and western parts.
+ */
+function boxTest(b: BBox): (x: number, y: number) => boolean {
+  const top = latY(b.maxLat);
+  const bottom = latY(b.minLat);
+  const west = lngX(b.minLng);
+  const east = lngX(b.maxLng);
+  const across = b.minLng > b.maxLng;
+  return (x, y) =>
+    y >= top && y <= bottom && (across ? x >= west || x <= east : x >= west && x <= east);
 }

@@ -16,7 +16,7 @@ export {
 export type { MapCacheOptions, MapFilter } from './MapCache.js';
 export { MAP_TEXT_LIMIT, textMatches } from './textMatches.js';
 export { MapIndex, MAX_CLUSTER_ZOOM, MAX_ITEMS, fitZoom, toFeature } from './MapIndex.js';
-export type { MapFeature, MapQueryResult, MapService } from './MapIndex.js';
+export type { MapFeature, MapQueryResult, MapService, MapView } from './MapIndex.js';
 
 /**
  * The map cache of each open database. Keyed by the database rather than decorated on the app,
