@@ -37,12 +37,13 @@ function commandArgs(source: string, dist: string, built: boolean) {
 /**
  * The server from source (`src/main.ts` through tsx), or with `built` the build
  * (`dist/main.js`, as production runs it), as a child process, killable. Resolves once /healthz
- * answers.
+ * answers, or with `until` as soon as its output matches (the moment to kill it, whether it
+ * listens yet or not).
  */
 export async function startChildServer(
   env: Record<string, string>,
   timeoutMs = 60_000,
-  { built = false }: { built?: boolean } = {},
+  { built = false, until }: { built?: boolean; until?: (output: string) => boolean } = {},
 ): Promise<ChildServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, commandArgs('main.ts', 'main.js', built), {
@@ -61,10 +62,13 @@ export async function startChildServer(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  /** Ends the wait between two looks at /healthz (new output for `until`). */
+  let wake = () => {};
   // Kept for the test, and on the test's console, shown for a failing test only.
   const collect = (c: Buffer) => {
     output += c.toString();
     console.log(c.toString().trimEnd());
+    wake();
   };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
@@ -77,6 +81,7 @@ export async function startChildServer(
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`server exited (${child.exitCode ?? child.signalCode}):\n${output}`);
     }
+    if (until?.(output)) break;
     try {
       if ((await fetch(`${url}/healthz`)).status === 200) break;
     } catch {
@@ -86,7 +91,14 @@ export async function startChildServer(
       child.kill('SIGKILL');
       throw new Error(`server did not start in ${timeoutMs} ms:\n${output}`);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, 100);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      wake = until ? done : () => {};
+    });
   }
   return {
     url,
