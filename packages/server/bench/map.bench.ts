@@ -2,7 +2,7 @@
  * Map benchmark: 100k synthetic services on PGlite and on PostgreSQL, in one run.
  *
  *   pnpm --filter @poruch/server exec tsx bench/map.bench.ts [--services 100000] [--requests 400]
- *     [--duration 10] [--quick] [--pg postgres://…] [--no-pg]
+ *     [--duration 10] [--quick] [--pg postgres://…] [--no-pg] [--data <dir>]
  *
  * Measures, per database: seeding, the version check and the lean SELECT, cold build of the
  * unfiltered index (first request) and of one filtered index, map p50/p95 over HTTP at zooms 3,
@@ -10,20 +10,25 @@
  * areas), the same with a text query (`q`) at each zoom, both a `q` never asked before on every
  * request (built from words of a random visible service's name, the viewport centred on it) and a
  * few popular ones asked again (the never-seen ones through the search's word index and, in
- * turn, through SQL alone: before and after), and requests/s at 50 connections with autocannon for the map and
+ * turn, through SQL alone, and through the index with the matches clustered by a supercluster built
+ * for them, as before MapIndex.among: befores and after), and requests/s at 50 connections with autocannon for the map and
  * for /healthz (the ceiling) against the same server, and how soon a write made through another instance (straight
  * SQL and a version bump, as another server process does) shows on the map (target: under 3 s).
  * Prints a Markdown table for docs/performance.md.
+ *
+ * `--data <dir>`: the PGlite side in that folder, seeded on the first run and reused after (seeding
+ * 100k takes minutes); the bench puts back what it changes.
  */
 import os from 'node:os';
 import { openDatabase, type Database } from '../src/db/index.js';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { services } from '../src/db/schema.js';
 import {
   MapIndex,
   bumpMapVersion,
   readServices,
   readVersion,
+  setMatchesFromIndex,
   toFeature,
 } from '../src/map/index.js';
 import { buildWordIndex, setWordIndex } from '../src/search/wordIndex.js';
@@ -36,6 +41,7 @@ const args = benchArgs({
   vacancies: { type: 'string', default: '0' },
   requests: { type: 'string' },
   duration: { type: 'string' },
+  data: { type: 'string' },
 });
 // --quick: a CI-sized run (10k services, 100 requests per zoom, 3 s per autocannon run).
 const SERVICES = Number(args.services ?? (args.quick ? 10_000 : 100_000));
@@ -89,6 +95,8 @@ interface Result {
       fresh: { p50: number; p95: number };
       /** A never-seen q through the SQL path (the search's word index off). */
       freshBefore: { p50: number; p95: number };
+      /** A never-seen q through the word index, its matches in an index built for them. */
+      freshBuilt: { p50: number; p95: number };
       warm: { p50: number; p95: number };
     }
   >;
@@ -100,10 +108,15 @@ interface Result {
 
 async function benchOne(kind: string, database: Database): Promise<Result> {
   const db = database.db;
-  console.error(`[${kind}] seeding ${SERVICES} services…`);
-  const [, seedMs] = await timed(() =>
-    seedSynthetic(db, { services: SERVICES, vacancies: Number(args.vacancies), seed: 1 }),
-  );
+  const [seeded, seedMs] = await timed(async () => {
+    if (kind === 'pglite' && args.data && (await db.select({ n: count() }).from(services))[0]!.n) {
+      console.error(`[${kind}] reusing the services in ${String(args.data)}`);
+      return false;
+    }
+    console.error(`[${kind}] seeding ${SERVICES} services…`);
+    await seedSynthetic(db, { services: SERVICES, vacancies: Number(args.vacancies), seed: 1 });
+    return true;
+  });
   if (kind === 'postgres') {
     const { sql } = await import('drizzle-orm');
     await db.execute(sql`analyze`);
@@ -189,7 +202,9 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
     const popular = ['перукарня', 'автосервіс', 'barbershop', 'ремонт', 'shop'];
     const text: Result['text'] = {};
     // The search's word index (the map's q takes its matches from it), built before.
-    if (!(await buildWordIndex(db))) throw new Error('the word index did not build');
+    if (!(await buildWordIndex(db, 600_000))) throw new Error('the word index did not build');
+    // The map of every service, whose clusters group the matches (MapIndex.among), built.
+    await get('bbox=-180,-85,180,85&zoom=0');
     for (let i = 0; i < 20; i++) {
       const { c, q } = freshQuery(); // warm-up (JIT)
       await get(`bbox=${viewport(c.lat, c.lng, 8)}&zoom=8&q=${encodeURIComponent(q)}`);
@@ -197,17 +212,26 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
     for (const zoom of ZOOMS) {
       const fresh: number[] = [];
       const freshBefore: number[] = [];
+      const freshBuilt: number[] = [];
       const warm: number[] = [];
+      const ways = [
+        { times: fresh, index: true, among: true },
+        { times: freshBefore, index: false, among: true },
+        { times: freshBuilt, index: true, among: false },
+      ];
       for (let i = 0; i < REQUESTS; i++) {
-        // Through the word index, and (another never-seen q) through SQL alone: in turn.
-        for (const before of i % 2 ? [true, false] : [false, true]) {
+        // Through the word index and the map's clusters; (another never-seen q) through SQL
+        // alone; and through the index with an index built for the matches: in turn.
+        for (let k = 0; k < ways.length; k++) {
+          const way = ways[(i + k) % ways.length]!;
           const { c, q } = freshQuery();
           const box = `bbox=${viewport(c.lat, c.lng, zoom)}&zoom=${zoom}`;
-          setWordIndex(!before);
-          const t = (await timed(() => get(`${box}&q=${encodeURIComponent(q)}`)))[1];
-          (before ? freshBefore : fresh).push(t);
+          setWordIndex(way.index);
+          setMatchesFromIndex(way.among);
+          way.times.push((await timed(() => get(`${box}&q=${encodeURIComponent(q)}`)))[1]);
         }
         setWordIndex(true);
+        setMatchesFromIndex(true);
         const { c } = freshQuery();
         const box = `bbox=${viewport(c.lat, c.lng, zoom)}&zoom=${zoom}`;
         const p = encodeURIComponent(popular[i % popular.length]!);
@@ -215,10 +239,12 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
       }
       fresh.sort((a, b) => a - b);
       freshBefore.sort((a, b) => a - b);
+      freshBuilt.sort((a, b) => a - b);
       warm.sort((a, b) => a - b);
       text[zoom] = {
         fresh: { p50: pct(fresh, 50), p95: pct(fresh, 95) },
         freshBefore: { p50: pct(freshBefore, 50), p95: pct(freshBefore, 95) },
+        freshBuilt: { p50: pct(freshBuilt, 50), p95: pct(freshBuilt, 95) },
         warm: { p50: pct(warm, 50), p95: pct(warm, 95) },
       };
     }
@@ -252,10 +278,12 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
         await new Promise((r) => setTimeout(r, 20));
       }
     });
+    // Put back (a reused --data folder stays as seeded).
+    await db.update(services).set({ showOnMap: true }).where(eq(services.id, rows[0]!.id));
 
     return {
       kind,
-      seedMs,
+      seedMs: seeded ? seedMs : NaN,
       visible: rows.length,
       versionCheck: { p50: pct(checks, 50), p95: pct(checks, 95) },
       selectMs,
@@ -277,7 +305,7 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
 
 const results: Result[] = [];
 {
-  const database = await openDatabase({ dataDir: 'memory://' });
+  const database = await openDatabase({ dataDir: args.data ? String(args.data) : 'memory://' });
   results.push(await benchOne('pglite', database));
 }
 if (!args['no-pg']) results.push(await onPostgres(args.pg!, (db) => benchOne('postgres', db)));
@@ -294,7 +322,9 @@ const row = (label: string, f: (r: Result) => string) =>
 console.log(`| | ${cols.join(' | ')} |`);
 console.log(`|---|${cols.map(() => '---').join('|')}|`);
 console.log(row('visible services (approved, on map, placed)', (r) => String(r.visible)));
-console.log(row('seeding', (r) => `${(r.seedMs / 1000).toFixed(1)} s`));
+console.log(
+  row('seeding', (r) => (Number.isNaN(r.seedMs) ? 'reused' : `${(r.seedMs / 1000).toFixed(1)} s`)),
+);
 console.log(
   row('version check p50 / p95', (r) => `${ms(r.versionCheck.p50)} / ${ms(r.versionCheck.p95)}`),
 );
@@ -325,6 +355,12 @@ for (const z of ZOOMS) {
     row(
       `· before (SQL path, the word index off), zoom ${z}`,
       (r) => `${ms(r.text[z]!.freshBefore.p50)} / ${ms(r.text[z]!.freshBefore.p95)}`,
+    ),
+  );
+  console.log(
+    row(
+      `· before (word index, a supercluster built for the matches), zoom ${z}`,
+      (r) => `${ms(r.text[z]!.freshBuilt.p50)} / ${ms(r.text[z]!.freshBuilt.p95)}`,
     ),
   );
 }

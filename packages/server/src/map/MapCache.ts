@@ -51,6 +51,15 @@ interface Entry {
   filter: MapFilter;
 }
 
+let fromIndex = true;
+/**
+ * Off: a text query's matches are always clustered by an index built for them, as before
+ * MapIndex.among (the benchmark's before and after).
+ */
+export function setMatchesFromIndex(on: boolean): void {
+  fromIndex = on;
+}
+
 /** The cache key of a filter combination. */
 export const filterKey = (f: MapFilter): string =>
   `${f.country ?? '*'}|${f.category ?? 'all'}|${f.online === undefined ? '*' : f.online ? '1' : '0'}`;
@@ -151,7 +160,7 @@ export class MapCache {
     const version = `${snap.version}~${digest}`;
     const allKey = filterKey({});
     const all = this.entries.get(allKey);
-    if (all && all.version === snap.version) {
+    if (fromIndex && all && all.version === snap.version) {
       return { index: all.index.among(ids, matches(filter)), version };
     }
     // The first text query of a process, or one right after a write: the index of every service

@@ -12,6 +12,7 @@ export {
   readVersion,
   readVersionToken,
   sameService,
+  setMatchesFromIndex,
 } from './MapCache.js';
 export type { MapCacheOptions, MapFilter } from './MapCache.js';
 export { MAP_TEXT_LIMIT, textMatches } from './textMatches.js';
