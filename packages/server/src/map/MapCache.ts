@@ -258,6 +258,14 @@ export class MapCache {
       : snap.features.filter((f) => matches(filter)(f.properties));
     const entry = { version: snap.version, index: new MapIndex(features), filter };
     this.entries.set(key, entry);
+    // What text queries read of it (MapIndex.among), after the current request.
+    if (all && !this.closed) {
+      const timer = setImmediate(() => {
+        this.timers.delete(timer);
+        if (this.entries.get(key) === entry) entry.index.prepare();
+      });
+      this.timers.add(timer);
+    }
     while (this.entries.size > this.maxIndexes) {
       this.entries.delete(this.entries.keys().next().value!);
     }

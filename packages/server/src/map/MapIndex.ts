@@ -142,16 +142,26 @@ export class MapIndex {
    * text query's matches) is clustered in time that grows with its size, not the catalogue's.
    */
   among(ids: Iterable<string>, pick: (s: MapService) => boolean = () => true): MapView {
-    this.positions ??= new Map(this.features.map((f, i) => [f.properties.id, i]));
+    this.prepare();
     const members: number[] = [];
     const seen = new Set<number>();
     for (const id of ids) {
-      const at = this.positions.get(id);
+      const at = this.positions!.get(id);
       if (at === undefined || seen.has(at) || !pick(this.features[at]!.properties)) continue;
       seen.add(at);
       members.push(at);
     }
     return { size: members.length, query: (bbox, zoom) => this.queryAmong(members, bbox, zoom) };
+  }
+
+  /**
+   * Reads what `among` needs (each service's position by id, and its cluster at every zoom: about
+   * a tenth of the build's time) if not done yet. MapCache calls it after building the index of
+   * every service, so no request waits for it.
+   */
+  prepare(): void {
+    this.positions ??= new Map(this.features.map((f, i) => [f.properties.id, i]));
+    this.level(0);
   }
 
   /** `query` for the services at `members` (positions in `features`) alone. */
