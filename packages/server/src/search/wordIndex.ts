@@ -667,6 +667,8 @@ class IndexData {
   bytes(): number {
     let lex = 0;
     for (const l of this.lex) if (l) lex += l.byteLength + 64;
+    for (const [prefix, list] of this.prefixTable)
+      lex += prefix.length * 2 + 80 + list.built.byteLength + list.added.length * 48;
     for (const r of this.summary) {
       if (!r) continue;
       lex += 200;
