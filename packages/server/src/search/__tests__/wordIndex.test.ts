@@ -126,6 +126,22 @@ const VARIANTS: Record<string, string | number | boolean>[] = [
 const summary = (page: { items: { id: string; distanceKm?: number | null }[]; total: number }) =>
   JSON.stringify({ ids: page.items.map((i) => i.id), total: page.total, page });
 
+/** Asserts the page through the index equals the SQL path's; the number of items compared. */
+async function sameAsSql(
+  q: string,
+  v: Record<string, string | number | boolean>,
+  label = '',
+): Promise<number> {
+  const query = parse({ q, ...v });
+  setWordIndex(true);
+  const indexed = await searchServices(t.db, query);
+  setWordIndex(false);
+  const plain = await searchServices(t.db, query);
+  setWordIndex(true);
+  expect(summary(indexed), `${label}${q} ${JSON.stringify(v)}`).toBe(summary(plain));
+  return plain.items.length;
+}
+
 describe('word index', () => {
   it('builds, and answers through the index', async () => {
     expect(await buildWordIndex(t.db)).toBe(true);
@@ -138,15 +154,7 @@ describe('word index', () => {
     for (const [i, q] of QUERIES.entries()) {
       // Each query unfiltered and with three of the variants, in turn (each variant ~17 times).
       const variants = [{}, ...[1, 2, 3].map((k) => VARIANTS[(i * 3 + k) % VARIANTS.length]!)];
-      for (const v of variants) {
-        const query = parse({ q, ...v });
-        setWordIndex(true);
-        const indexed = await searchServices(t.db, query);
-        setWordIndex(false);
-        const plain = await searchServices(t.db, query);
-        expect(summary(indexed), `${q} ${JSON.stringify(v)}`).toBe(summary(plain));
-        compared += plain.items.length;
-      }
+      for (const v of variants) compared += await sameAsSql(q, v);
     }
     expect(compared).toBeGreaterThan(100);
   }, 120_000);
@@ -271,17 +279,7 @@ describe('word index', () => {
       { country: 'FR', page: 2, pageSize: 1 },
     ];
     const same = async (step: string) => {
-      for (const q of prefixes) {
-        for (const v of variants) {
-          const query = parse({ q, ...v });
-          setWordIndex(true);
-          const indexed = await searchServices(t.db, query);
-          setWordIndex(false);
-          const plain = await searchServices(t.db, query);
-          setWordIndex(true);
-          expect(summary(indexed), `${step}: ${q} ${JSON.stringify(v)}`).toBe(summary(plain));
-        }
-      }
+      for (const q of prefixes) for (const v of variants) await sameAsSql(q, v, `${step}: `);
     };
     const run = (statement: ReturnType<typeof sql>) => t.db.execute(statement);
     // New services that rank first (their names start with the prefixes), one overdue.
