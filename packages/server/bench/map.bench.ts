@@ -133,7 +133,10 @@ async function benchOne(kind: string, database: Database): Promise<Result> {
   const { base, close } = await serveApp(database);
   try {
     const get = async (query: string) => {
-      const res = await fetch(`${base}/api/v1/map?${query}`);
+      const url = `${base}/api/v1/map?${query}`;
+      // Once more when a kept-alive connection the server closed (after a long pause, such as
+      // the word index's build under load) was reused.
+      const res = await fetch(url).catch(() => fetch(url));
       if (res.status !== 200) throw new Error(`map ${res.status}: ${await res.text()}`);
       return (await res.json()) as { clusters: unknown[]; points: unknown[] };
     };
