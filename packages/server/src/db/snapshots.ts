@@ -16,19 +16,20 @@
  *
  * The file is a gzipped tarball in the layout of PGlite's `dumpDataDir`, so `pnpm restore` and
  * `loadDataDir` read it like any PGlite backup. It is written to a temporary name, synced and
- * renamed; then opened in a scratch instance (a worker thread, off the request path) whose row
- * counts go into a manifest beside it (`<file>.json`, written the same way). Only a snapshot
+ * renamed; then opened in a scratch instance (a child process at a low priority, off the
+ * request path, see verifySnapshot) whose row counts go into a manifest beside it (`<file>.json`, written the same way). Only a snapshot
  * with a manifest counts as good: `pnpm restore --latest` and the start-up refusal name the
  * newest one.
  */
 import fs from 'node:fs/promises';
+import { fork } from 'node:child_process';
 import { constants as fsConstants, createWriteStream, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Worker } from 'node:worker_threads';
 import { createGzip } from 'node:zlib';
 import type { PGlite } from '@electric-sql/pglite';
 import { createPrivateFile, ensurePrivateDir, writePrivateFile } from '../lib/private-files.js';
@@ -289,56 +290,124 @@ export async function dumpOnline(
   }
 }
 
+/** The nice value the verifier runs at: the server goes first when both want a core. */
+export const VERIFIER_NICE = 10;
+
+/** Scratch folders of the verifiers: `DATA_DIR/backups/.verify/<pid>-<n>`. */
+export const verifyDir = (dataDir: string) => path.join(snapshotDir(dataDir), '.verify');
+
+/** This process's verifications in hand (their scratch folders' names). */
+const running = new Set<string>();
+let verifications = 0;
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
 /**
- * The verifier worker: `snapshot-verify.js` beside the bundle (dist), else the TypeScript source
- * started through tsx's loader (development and tests).
+ * Removes the scratch folders of verifiers that no longer run (one killed, or the server
+ * stopped or crashed during a verification). Called at the server's start and before each
+ * verification.
  */
-async function startVerifier(file: string): Promise<Worker> {
+export async function removeVerifyLeftovers(dataDir: string) {
+  let names: string[];
+  try {
+    names = await fs.readdir(verifyDir(dataDir));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^(\d+)-/.exec(name)?.[1]);
+    if (pid && pid !== process.pid && alive(pid)) continue; // another process's verification
+    if (pid === process.pid && running.has(name)) continue;
+    await fs.rm(path.join(verifyDir(dataDir), name), { recursive: true, force: true });
+  }
+}
+
+/**
+ * The verifier's program and the node options that run it: `snapshot-verify.js` beside the
+ * bundle (dist), else the TypeScript source through tsx's loader (development and tests).
+ */
+async function verifierProgram(): Promise<{ program: string; execArgv: string[] }> {
   const js = new URL('./snapshot-verify.js', import.meta.url);
   const exists = await fs.access(js).then(
     () => true,
     () => false,
   );
-  if (exists) return new Worker(js, { workerData: { file } });
-  // tsx's ESM API (require.resolve finds its CommonJS twin beside it).
-  const api = createRequire(import.meta.url)
-    .resolve('tsx/esm/api')
-    .replace(/\.cjs$/, '.mjs');
-  const tsx = pathToFileURL(api).href;
-  const source = new URL('./snapshot-verify.ts', import.meta.url).href;
-  return new Worker(
-    `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(source)}));`,
-    { eval: true, workerData: { file } },
-  );
+  if (exists) return { program: fileURLToPath(js), execArgv: [] };
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return {
+    program: fileURLToPath(new URL('./snapshot-verify.ts', import.meta.url)),
+    execArgv: ['--import', tsx],
+  };
 }
 
 /**
- * Opens the snapshot in a scratch in-memory instance in a worker thread and counts the rows of
- * the main tables; rejects when it does not open or a table cannot be read.
+ * Verifies a snapshot in a child process at a low priority (db/snapshot-verify.ts): it unpacks
+ * the file into a scratch folder under `DATA_DIR/backups/.verify`, opens it there with PGlite
+ * and counts the rows of the main tables. Rejects when it does not open or a table cannot be
+ * read. The scratch folder is removed when the child exits, whatever the outcome; an abort
+ * kills the child.
  */
-export async function verifySnapshot(file: string, signal?: AbortSignal): Promise<RowCounts> {
+export async function verifySnapshot(
+  file: string,
+  { dataDir, signal }: { dataDir: string; signal?: AbortSignal },
+): Promise<RowCounts> {
   signal?.throwIfAborted();
-  const worker = await startVerifier(file);
-  let settled = false;
-  return new Promise((resolve, reject) => {
-    signal?.addEventListener('abort', () => {
-      settled = true;
-      reject(signal.reason);
-      void worker.terminate();
+  await removeVerifyLeftovers(dataDir);
+  const name = `${process.pid}-${++verifications}`;
+  const scratch = path.join(verifyDir(dataDir), name);
+  await ensurePrivateDir(verifyDir(dataDir));
+  running.add(name);
+  try {
+    const { program, execArgv } = await verifierProgram();
+    const child = fork(program, [file, scratch], {
+      execArgv,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
     });
-    worker.once('message', (m: { counts?: RowCounts; error?: string }) => {
-      settled = true;
-      if (m.counts) resolve(m.counts);
-      else reject(new Error(m.error ?? 'the snapshot did not open'));
+    // At once, before it starts its threads (they inherit it); the child lowers any it started.
+    try {
+      if (child.pid) os.setPriority(child.pid, VERIFIER_NICE);
+    } catch {
+      // Not allowed here: the child tries too.
+    }
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-2000);
     });
-    worker.once('error', (error) => {
-      settled = true;
-      reject(error);
-    });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`the verifier stopped (exit ${code})`));
-    });
-  });
+    const kill = () => child.kill('SIGKILL');
+    signal?.addEventListener('abort', kill);
+    try {
+      const [message, exit] = await Promise.all([
+        new Promise<{ counts?: RowCounts; error?: string } | undefined>((resolve) => {
+          child.once('message', resolve);
+          child.once('exit', () => resolve(undefined));
+        }),
+        new Promise<string>((resolve, reject) => {
+          child.once('error', reject);
+          child.once('exit', (code, sig) => resolve(sig ? `signal ${sig}` : `exit ${code}`));
+        }),
+      ]);
+      signal?.throwIfAborted();
+      if (message?.counts) return message.counts;
+      throw new Error(
+        message?.error ??
+          `the verifier stopped (${exit})${stderr.trim() ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
+      );
+    } finally {
+      signal?.removeEventListener('abort', kill);
+      if (child.exitCode === null && child.signalCode === null) kill();
+    }
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+    running.delete(name);
+  }
 }
 
 /** Good snapshots in `DATA_DIR/backups`, newest first. */
@@ -423,7 +492,7 @@ export async function takeSnapshot(
   try {
     ({ bytes, pauseMs } = await dumpOnline(client, path.join(dataDir, 'db'), file, signal));
     stage = 'verify';
-    counts = await verifySnapshot(file, signal);
+    counts = await verifySnapshot(file, { dataDir, signal });
   } catch (error) {
     await fs.rm(file, { force: true });
     throw new SnapshotFailure(stage, error);

@@ -7,6 +7,7 @@ import type { Embedded } from '../db/embedded.js';
 import {
   goodSnapshots,
   SnapshotFailure,
+  removeVerifyLeftovers,
   takeSnapshot,
   type SnapshotResult,
 } from '../db/snapshots.js';
@@ -104,6 +105,7 @@ export class Snapshots {
   }
 
   async start() {
+    await removeVerifyLeftovers(this.o.dataDir);
     const [latest] = await goodSnapshots(this.o.dataDir);
     this.lastGood = latest ? new Date(latest.createdAt) : null;
     if (this.intervalMs <= 0) return;
