@@ -1,6 +1,6 @@
 import { I18N_NAMESPACE, loadI18n, startLocale, type LocaleCode } from '@poruch/core';
 import { provideWidgetMessages } from '@poruch/widgets';
-import { StrictMode, startTransition } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
 import { AppProvider } from './app/context.js';
@@ -75,19 +75,15 @@ async function start(): Promise<void> {
 
   await screenReady;
   await yieldToMain();
-  const reactRoot = createRoot(container);
-  // A transition renders in slices that yield to the browser every few milliseconds, instead of
-  // one long task that blocks input (Lighthouse's total blocking time): the prerendered page is
-  // on screen meanwhile, so nothing waits for it.
-  startTransition(() =>
-    reactRoot.render(
-      <StrictMode>
-        <AppProvider services={services}>
-          <App />
-          <PageChrome />
-        </AppProvider>
-      </StrictMode>,
-    ),
+  // In the browser the site runs on preact/compat (vite.config.ts): the root renders in one task
+  // and replaces the prerendered page with the same page.
+  createRoot(container).render(
+    <StrictMode>
+      <AppProvider services={services}>
+        <App />
+        <PageChrome />
+      </AppProvider>
+    </StrictMode>,
   );
 }
 
