@@ -44,6 +44,8 @@ const FLAG_MAP = 4;
 const FLAG_DEMOTED = 8;
 /** Approved but lapsed: not public, but its words count for corrections (search_words.services_n). */
 const FLAG_LAPSED = 16;
+/** The slot's summary is packed in UTF-8 (it has a character windows-1251 lacks). */
+const FLAG_UTF8 = 32;
 
 let enabled = process.env.PORUCH_SEARCH_INDEX !== 'off';
 /** Turns the word index off (searches take the SQL path) or back on (benchmarks and tests). */
@@ -71,9 +73,39 @@ interface Row {
   summary: Omit<SummaryRow, 'distanceKm'>;
 }
 
-/** The lexemes of a document: word ids in word order, and their positions (pos | weight << 14). */
-type Lexemes = Int32Array;
+/**
+ * The lexemes of a document: word ids in word order, and their positions (pos | weight << 14),
+ * in 16 bits each when the word ids and the length fit (positions always do), else in 32.
+ */
+type Lexemes = Uint16Array | Int32Array;
 // Layout of Lexemes: [n, word ids (n), position starts (n + 1), positions...].
+
+/**
+ * Summaries are kept packed: a service's summary (but its id) as the JSON of its values, dates as
+ * milliseconds, in windows-1251 (Ukrainian and ASCII in one byte a character; else in UTF-8) held
+ * as a one-byte (Latin-1) string; a page unpacks its rows. Objects of two-byte strings and Dates
+ * took twice the memory.
+ */
+const CP1251 = new TextDecoder('windows-1251');
+/** Per UTF-16 code unit from 0x80: its windows-1251 byte, 0 when it has none. */
+const CP1251_BYTE = new Uint8Array(0x10000);
+{
+  const chars = CP1251.decode(Uint8Array.from({ length: 256 }, (_, i) => i));
+  for (let b = 0x80; b < 256; b++) CP1251_BYTE[chars.charCodeAt(b)] = b;
+}
+const DATE_KEYS = new Set(['createdAt', 'confirmedAt']);
+
+/** `text` in windows-1251 as a Latin-1 string, or null when it has a character outside it. */
+function toCp1251(text: string): string | null {
+  const out = Buffer.allocUnsafe(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const b = c < 0x80 ? c : CP1251_BYTE[c]!;
+    if (c >= 0x80 && !b) return null;
+    out[i] = b;
+  }
+  return out.toString('latin1');
+}
 
 /** A query item of ts_rank: a word, whole or as a prefix. */
 interface Item {
@@ -101,9 +133,13 @@ class IndexData {
   category = new Uint16Array(1024);
   flags = new Uint8Array(1024);
   created = new Float64Array(1024);
-  lex: (Lexemes | undefined)[] = [];
-  /** What a page shows of each slot's service. */
-  summary: (Omit<SummaryRow, 'distanceKm'> | undefined)[] = [];
+  /** Every slot's lexemes (see Lexemes), one after another: slot s's from lexAt[s] to lexAt[s + 1]. */
+  lexData: Lexemes = new Uint16Array(1 << 16);
+  lexAt = new Int32Array(1025);
+  /** What a page shows of each slot's service, packed (see toCp1251, `summaryOf`). */
+  summary: (string | undefined)[] = [];
+  /** The fields of a summary but its id, in the statement's order. */
+  summaryKeys: string[] | null = null;
   /** The words of approved services that are not public (lapsed), by id. */
   lapsed = new Map<string, Int32Array>();
   live = 0;
@@ -160,6 +196,33 @@ class IndexData {
     this.category = copy(this.category, new Uint16Array(n));
     this.flags = copy(this.flags, new Uint8Array(n));
     this.created = copy(this.created, new Float64Array(n));
+    const at = new Int32Array(n + 1);
+    at.set(this.lexAt);
+    this.lexAt = at;
+  }
+
+  /** A live slot's lexemes (a view of lexData). */
+  lexOf(slot: number): Lexemes | undefined {
+    if (!this.alive[slot]) return undefined;
+    return this.lexData.subarray(this.lexAt[slot]!, this.lexAt[slot + 1]!);
+  }
+
+  /** Room in lexData for `size` more (doubling while building, then by an eighth), in 32 bits if `wide`. */
+  private lexRoom(slot: number, size: number, wide: boolean, building: boolean): Lexemes {
+    const used = this.lexAt[slot]!;
+    let data = this.lexData;
+    if (used + size > data.length) {
+      const grown = Math.max(
+        used + size,
+        data.length + (building ? data.length : data.length >> 3),
+      );
+      const copy = data instanceof Uint16Array ? new Uint16Array(grown) : new Int32Array(grown);
+      copy.set(data.subarray(0, used));
+      data = copy;
+    }
+    if (wide && data instanceof Uint16Array) data = Int32Array.from(data);
+    this.lexData = data;
+    return data.subarray(used, used + size);
   }
 
   private code(list: string[], codes: Map<string, number>, value: string): number {
@@ -215,17 +278,19 @@ class IndexData {
       row.category === null ? 0 : this.code(this.categories, this.categoryCode, row.category);
     this.flags[slot] = row.flags;
     this.created[slot] = row.created;
-    this.summary.push(row.summary);
+    this.summary.push(this.pack(slot, row.summary));
     const parsed = parseDoc(row.doc);
     const n = parsed.length;
     let total = 0;
     for (const p of parsed) total += p.pos.length;
-    const lex = new Int32Array(1 + n + n + 1 + total);
+    const ids = parsed.map((p) => this.word(p.word, building));
+    const size = 1 + n + n + 1 + total;
+    const lex = this.lexRoom(slot, size, size > 0xffff || ids.some((id) => id > 0xffff), building);
     lex[0] = n;
     let at = 1 + n + n + 1;
     for (let i = 0; i < n; i++) {
-      const { word, pos } = parsed[i]!;
-      const id = this.word(word, building);
+      const { pos } = parsed[i]!;
+      const id = ids[i]!;
       this.docsOf[id]!++;
       lex[1 + i] = id;
       lex[1 + n + i] = at;
@@ -238,7 +303,7 @@ class IndexData {
       }
     }
     lex[1 + n + n] = at;
-    this.lex.push(lex);
+    this.lexAt[slot + 1] = this.lexAt[slot]! + size;
     if (!building) this.addToPrefixTable(slot);
   }
 
@@ -251,12 +316,11 @@ class IndexData {
     }
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
-    const lex = this.lex[slot]!;
+    const lex = this.lexOf(slot)!;
     for (let i = 0; i < lex[0]!; i++) this.docsOf[lex[1 + i]!]!--;
     this.summary[slot] = undefined;
     this.slotOf.delete(id);
     this.alive[slot] = 0;
-    this.lex[slot] = undefined;
     this.live--;
     this.churn++;
   }
@@ -264,8 +328,41 @@ class IndexData {
   /** A used mark: the count a page shows. */
   setUsed(id: string, count: number): void {
     const slot = this.slotOf.get(id);
-    const row = slot === undefined ? undefined : this.summary[slot];
-    if (row) this.summary[slot!] = { ...row, usedCount: count };
+    if (slot === undefined || this.summary[slot] === undefined) return;
+    this.summary[slot] = this.pack(slot, { ...this.summaryOf(slot), usedCount: count });
+  }
+
+  /** A slot's summary packed (see toCp1251); its flags say how. */
+  private pack(slot: number, row: Omit<SummaryRow, 'distanceKm'>): string {
+    const fields = row as unknown as Record<string, unknown>;
+    this.summaryKeys ??= Object.keys(fields).filter((k) => k !== 'id');
+    const json = JSON.stringify(
+      this.summaryKeys.map((k) => {
+        const v = fields[k];
+        return v instanceof Date ? v.getTime() : v;
+      }),
+    );
+    const packed = toCp1251(json);
+    if (packed !== null) {
+      this.flags[slot]! &= ~FLAG_UTF8;
+      return packed;
+    }
+    this.flags[slot]! |= FLAG_UTF8;
+    return Buffer.from(json, 'utf8').toString('latin1');
+  }
+
+  /** What a page shows of a live slot's service: its summary unpacked (fields in their order). */
+  summaryOf(slot: number): Omit<SummaryRow, 'distanceKm'> {
+    const packed = this.summary[slot]!;
+    const bytes = Buffer.from(packed, 'latin1');
+    const json = this.flags[slot]! & FLAG_UTF8 ? bytes.toString('utf8') : CP1251.decode(bytes);
+    const values = JSON.parse(json) as unknown[];
+    const row: Record<string, unknown> = { id: this.ids[slot] };
+    this.summaryKeys!.forEach((k, i) => {
+      const v = values[i];
+      row[k] = typeof v === 'number' && DATE_KEYS.has(k) ? new Date(v) : v;
+    });
+    return row as unknown as Omit<SummaryRow, 'distanceKm'>;
   }
 
   /** Adds word `id` to the trigram lists when a correction may be it (a search word). */
@@ -329,7 +426,10 @@ class IndexData {
     this.sortedIds = order;
     this.sorted = order.map((i) => this.words[i]!);
     const counts = new Int32Array(this.words.length + 1);
-    for (const lex of this.lex) {
+    // The build's lexemes, exactly sized.
+    this.lexData = this.lexData.slice(0, this.lexAt[this.slots]!);
+    for (let slot = 0; slot < this.slots; slot++) {
+      const lex = this.lexOf(slot);
       if (!lex) continue;
       const n = lex[0]!;
       for (let i = 0; i < n; i++) counts[lex[1 + i]! + 1]!++;
@@ -339,8 +439,8 @@ class IndexData {
     const slots = new Int32Array(counts[counts.length - 1]!);
     const terms = new Float32Array(slots.length);
     const fill = counts.slice();
-    for (let slot = 0; slot < this.lex.length; slot++) {
-      const lex = this.lex[slot];
+    for (let slot = 0; slot < this.slots; slot++) {
+      const lex = this.lexOf(slot);
       if (!lex) continue;
       const n = lex[0]!;
       for (let i = 0; i < n; i++) {
@@ -412,7 +512,7 @@ class IndexData {
 
   /** The rank of a search of `prefix` alone for a slot's document (as IndexView.rank). */
   private prefixRank(slot: number, prefix: string): number {
-    const lex = this.lex[slot];
+    const lex = this.lexOf(slot);
     if (!lex) return 0;
     const n = lex[0]!;
     let exact = 0;
@@ -429,7 +529,7 @@ class IndexData {
 
   /** Places a new slot in the lists of its words' short prefixes. */
   private addToPrefixTable(slot: number): void {
-    const lex = this.lex[slot]!;
+    const lex = this.lexOf(slot)!;
     const prefixes = new Set<string>();
     for (let e = 0; e < lex[0]!; e++) {
       const w = this.words[lex[1 + e]!]!;
@@ -614,10 +714,10 @@ class IndexData {
 
   /** calc_rank_and over one document (tsrank.c), for a query of two or more distinct items. */
   rankAnd(slot: number, uniq: Item[]): number {
-    const lex = this.lex[slot];
+    const lex = this.lexOf(slot);
     if (!lex) return 0;
     const n = lex[0]!;
-    const pos: (Int32Array | undefined)[] = new Array(uniq.length);
+    const pos: (Lexemes | undefined)[] = new Array(uniq.length);
     let res = -1;
     for (let i = 0; i < uniq.length; i++) {
       const item = uniq[i]!;
@@ -663,25 +763,38 @@ class IndexData {
     return this.churn > Math.max(1000, this.live * REBUILD_SHARE);
   }
 
-  /** An estimate of the bytes the index keeps (typed arrays and strings; the heap says more). */
+  /**
+   * An estimate of the bytes the index keeps, from its arrays: a typed array's contents plus about
+   * 200 bytes of objects (the view, its buffer, the backing store's record); a string's characters
+   * (1 or 2 bytes each) plus 16; a JS array's 8 bytes an element; a Map's about 40 an entry.
+   */
   bytes(): number {
-    let lex = 0;
-    for (const l of this.lex) if (l) lex += l.byteLength + 64;
+    const str = (t: string) => 16 + (/[\u0100-\uffff]/.test(t) ? 2 : 1) * t.length;
+    let n = 0;
     for (const [prefix, list] of this.prefixTable)
-      lex += prefix.length * 2 + 80 + list.built.byteLength + list.added.length * 48;
-    for (const r of this.summary) {
-      if (!r) continue;
-      lex += 200;
-      for (const v of Object.values(r)) if (typeof v === 'string') lex += v.length * 2 + 16;
-    }
-    const words = this.words.reduce((s, w) => s + w.length + 40, 0);
-    return (
-      lex +
-      words * 3 +
-      this.ids.length * 100 +
-      this.postSlots.byteLength * 2 +
-      this.alive.length * 14
-    );
+      n += str(prefix) + 40 + 64 + list.built.byteLength + 200 + list.added.length * 56;
+    for (const r of this.summary) n += 8 + (r === undefined ? 0 : str(r));
+    for (const w of this.words) n += 2 * str(w) + 3 * 8 + 40 * 2;
+    for (const id of this.ids) n += str(id) + 8 + 40;
+    for (const [, e] of this.extra) n += 40 + 64 + 16 * e.slots.length;
+    for (const [, w] of this.lapsed) n += 40 + 200 + w.byteLength;
+    const arrays = [
+      this.lexData,
+      this.lexAt,
+      this.alive,
+      this.country,
+      this.category,
+      this.flags,
+      this.created,
+      this.docsOf,
+      this.trigramCount,
+      this.postStart,
+      this.postSlots,
+      this.postTerms,
+      this.mark,
+      ...this.acc,
+    ];
+    return n + arrays.reduce((s, a) => s + a.byteLength + 200, 0);
   }
 }
 
@@ -810,7 +923,7 @@ export class IndexView {
 
   /** What a page shows of the slot's service. */
   summary(slot: number): Omit<SummaryRow, 'distanceKm'> {
-    return this.data.summary[slot]!;
+    return this.data.summaryOf(slot);
   }
 
   /** Typo candidates from the dictionary (a WordSource: no statement). */

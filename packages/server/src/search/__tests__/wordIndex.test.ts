@@ -318,6 +318,31 @@ describe('word index', () => {
     expect(await wordIndexOf(t.db)).not.toBeNull();
   }, 60_000);
 
+  it('gives every field of a page exactly as the SQL path, in either packing of a summary', async () => {
+    expect(await buildWordIndex(t.db)).toBe(true);
+    const run = (statement: ReturnType<typeof sql>) => t.db.execute(statement);
+    // One in windows-1251 (Ukrainian, its punctuation), one with characters outside it (UTF-8).
+    await run(sql`
+      INSERT INTO services (name, country_code, status, lat, lng, address, website, phone,
+        description_ua, description_other, is_partner, confirmed_at, created_at)
+      VALUES ('Гравірування «Ґанок» №1', 'PL', 'approved', 52.2297123, 21.0122456,
+              'вул. Їжакова, 5 — двір', 'https://ganok.example', '+48 600 000 001',
+              'Гравіюємо: метал, дерево’ скло… «Є» і «ї»', '', true,
+              '2026-03-04T05:06:07.891234Z', '2025-01-02T03:04:05.678901Z'),
+             ('Гравер Łódź ☕', 'PL', 'approved', NULL, NULL, 'ul. Piotrkowska 1, Łódź', '', '',
+              'Гравер 🙂', 'Grawer — Zürich, Łódź', false, NULL, '2025-01-02T03:04:05.678Z')`);
+    const check = async (step: string) => {
+      for (const q of ['гр', 'грав', 'гравер', 'lodz'])
+        for (const v of [{}, { sort: 'newest' }, { near: '52.2,21.0' }])
+          expect(await sameAsSql(q, v, `${step}: `)).toBeGreaterThan(0);
+    };
+    await check('inserted');
+    await run(sql`UPDATE services SET used_count = used_count + 3 WHERE name LIKE 'Грав%'`);
+    await check('used mark');
+    await run(sql`DELETE FROM services WHERE name LIKE 'Грав%'`);
+    expect(await wordIndexOf(t.db)).not.toBeNull();
+  });
+
   it('keeps the map and the search in agreement through the index', async () => {
     expect(await buildWordIndex(t.db)).toBe(true);
     for (const q of ['ка', 'школа', 'kyiv', 'перукар', 'кафе льв']) {
