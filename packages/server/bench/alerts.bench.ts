@@ -11,12 +11,15 @@
  * both, a word of a service's name (with a country or not), a city within 5 to 100 km (with a
  * category or not), everything, and one in ten on vacancies (country, category, experience).
  * Then one `runDigests` at the clock's now: every digest computed and queued in the outbox. Target
- * ≤ 60 s on PGlite. `--quick`: 10,000 subscriptions, 5,000 services (CI-sized). Prints a
+ * ≤ 60 s on PGlite. Meanwhile a probe stands for the requests: a cheap query through the same
+ * database every 20 ms, each one's wait from when it was due (the longest and the p99), and the
+ * event loop's longest delay; on PGlite a request waits for the run's transaction in hand. `--quick`: 10,000 subscriptions, 5,000 services (CI-sized). Prints a
  * Markdown table for docs/performance.md.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { CATEGORY_KEYS, EXPERIENCE_KEYS } from '@poruch/core';
 import { runDigests } from '../src/alerts/digest.js';
@@ -24,7 +27,7 @@ import { openDatabase, type Database } from '../src/db/index.js';
 import { Outbox } from '../src/mail/outbox.js';
 import { Random } from '../src/seed/random.js';
 import { seedSynthetic } from '../src/seed/synthetic.js';
-import { benchArgs, postgresDatabase } from './common.js';
+import { benchArgs, pct, postgresDatabase } from './common.js';
 
 const args = benchArgs({
   subscriptions: { type: 'string' },
@@ -113,6 +116,48 @@ async function seed(database: Database, now: Date) {
   return Math.round(performance.now() - started);
 }
 
+/** How often the probe asks the database during the run. */
+const PROBE_MS = 20;
+
+/**
+ * What a request sees during the run: a cheap query through the same database every PROBE_MS,
+ * each one's wait from when it was due (so a blocked event loop counts as well as a held
+ * database), and the event loop's longest delay.
+ */
+function startProbe(database: Database) {
+  const waits: number[] = [];
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  let stopped = false;
+  const done = (async () => {
+    let due = performance.now();
+    while (!stopped) {
+      due += PROBE_MS;
+      await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+      await database.db.execute(sql`SELECT 1`);
+      const answered = performance.now();
+      waits.push(answered - due);
+      // A long wait skips the probes that fell due meanwhile (one request at a time).
+      if (answered > due) due = answered;
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await done;
+      loop.disable();
+      const sorted = waits.sort((a, b) => a - b);
+      return {
+        n: sorted.length,
+        max: Math.round(sorted.at(-1) ?? 0),
+        p99: Math.round(sorted.length ? pct(sorted, 99) : 0),
+        loop: Math.round(loop.max / 1e6),
+        loopCount: loop.count,
+      };
+    },
+  };
+}
+
 async function measure(name: string, database: Database) {
   const now = new Date();
   const seedMs = await seed(database, now);
@@ -121,6 +166,7 @@ async function measure(name: string, database: Database) {
       sql`SELECT count(DISTINCT (kind, filters))::int AS n FROM alert_subscriptions`,
     ),
   )[0]!.n;
+  const probe = startProbe(database);
   const started = performance.now();
   const result = await runDigests({
     db: database.db,
@@ -130,6 +176,7 @@ async function measure(name: string, database: Database) {
     now: () => now,
   });
   const ms = Math.round(performance.now() - started);
+  const stall = await probe.stop();
   const queued = rowsOf<{ n: number }>(
     await database.db.execute(
       sql`SELECT count(*)::int AS n FROM mail_outbox WHERE template = 'alertDigest'`,
@@ -138,9 +185,11 @@ async function measure(name: string, database: Database) {
   console.log(
     `[poruch] ${name}: seeded in ${(seedMs / 1000).toFixed(1)} s; ${result.subscriptions} due ` +
       `(${distinct} distinct searches), ${result.mails} digests (${queued} queued) with ` +
-      `${result.pairs} items, in ${(ms / 1000).toFixed(1)} s`,
+      `${result.pairs} items, in ${(ms / 1000).toFixed(1)} s; a query every ${PROBE_MS} ms ` +
+      `waited at most ${stall.max} ms (p99 ${stall.p99} ms, ${stall.n} queries); the event ` +
+      `loop's longest delay ${stall.loop} ms`,
   );
-  return { name, ...result, distinct, ms };
+  return { name, ...result, distinct, ms, stall };
 }
 
 const results = [];
@@ -165,14 +214,15 @@ try {
 }
 
 console.log(
-  `\n| database | subscriptions due | distinct searches | new services | digests queued | items listed | daily run |`,
+  `\n| database | subscriptions due | distinct searches | new services | digests queued | items listed | daily run | longest query wait (p99) | longest event-loop delay |`,
 );
-console.log('| --- | --- | --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of results) {
   console.log(
     `| ${r.name} | ${r.subscriptions.toLocaleString('en')} | ${r.distinct.toLocaleString('en')} | ` +
       `${NEW.toLocaleString('en')} | ${r.mails.toLocaleString('en')} | ` +
-      `${r.pairs.toLocaleString('en')} | ${(r.ms / 1000).toFixed(1)} s |`,
+      `${r.pairs.toLocaleString('en')} | ${(r.ms / 1000).toFixed(1)} s | ` +
+      `${r.stall.max} ms (${r.stall.p99} ms) | ${r.stall.loop} ms |`,
   );
 }
 const pgliteResult = results[0]!;

@@ -38,10 +38,17 @@ import { enqueueAlertPushes } from './push.js';
  *   sent to them but the confirmation request), at the start of each run.
  * - **At most once**: a run claims due subscriptions with `FOR UPDATE SKIP LOCKED` in a
  *   transaction that queues the mails in the outbox and moves `last_digest_at` on. A crash rolls
- *   all of it back; another instance skips the rows claimed. The next period starts
+ *   back the batch in hand; another instance skips the rows claimed. The next period starts
  *   DIGEST_LOOKBACK_MS before this one's end, so an item new within that much of the end may be
  *   found again: each such (subscription, item) pair is recorded in `alert_deliveries`, and a
  *   pair already there is not mailed again. Older items cannot come back, and are not recorded.
+ * - **In short slices**: on the embedded database (one connection, in this process) every query
+ *   of every request waits while a transaction runs, and nothing runs while JavaScript does. So
+ *   the run works in slices, each a short statement or transaction, with a turn of the event loop
+ *   between them (`yieldToRequests`): the searches are matched PARTS_PER_STATEMENT parts per
+ *   statement (a read: no transaction), the subscriptions claimed `batchSize` (DIGEST_BATCH) per transaction, in the
+ *   order of their ids from where the last batch ended, and the mails of a batch built a few at
+ *   a time. A request waits for at most the slice in hand (docs/performance.md § Alert digests).
  */
 
 /** How long a subscription waits between two digests. */
@@ -62,7 +69,16 @@ export const DIGEST_ITEM_CAP = 20;
 export const DIGEST_LOOKBACK_MS = 10 * 60_000;
 
 /** Parts of searches (see Part) matched per statement. */
-const PARTS_PER_STATEMENT = 100;
+const PARTS_PER_STATEMENT = 10;
+
+/** Subscriptions claimed per transaction, unless told (ALERT_DIGEST_BATCH). */
+export const DIGEST_BATCH = 100;
+
+/** Mails built between two turns of the event loop. */
+const MAILS_PER_TURN = 25;
+
+/** A turn of the event loop: the requests that came in meanwhile run before the next slice. */
+export const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface DigestOptions {
   db: Db;
@@ -73,7 +89,7 @@ export interface DigestOptions {
   secret: string;
   /** The clock; the real one by default. */
   now?: () => Date;
-  /** Subscriptions claimed per transaction. */
+  /** Subscriptions claimed per transaction (DIGEST_BATCH by default). */
   batchSize?: number;
   /** After each committed batch: the subscriptions it moved on and the mails it queued. */
   onBatch?: (batch: { subscriptions: number; mails: number }) => void;
@@ -211,65 +227,50 @@ async function partWhere(db: Db, kind: AlertKind, part: Part, texts: TextQueries
   return (await vacancyMatch(db, query, tq)).where;
 }
 
-/** Indexes of the new rows, for the search's conditions (as the table's own indexes serve them). */
-const CANDIDATE_INDEXES: Record<AlertKind, string[]> = {
-  services: ['(country_code, category)', '(lat, lng)', 'USING gin (search_doc)'],
-  vacancies: ['(service_country, service_category)', 'USING gin (search_doc)'],
-};
-
 /** The ids of a part's matches among the new items. */
 type PartMatches = Map<string, Set<string>>;
 
 /**
- * Each part's matches among the new items. The new rows are copied into a temporary table with
- * the indexes the conditions use; each part is one `UNION ALL` branch over it, under the table's
- * own name (the search's conditions name it). Runs in a transaction.
+ * Some parts' matches among the new items, given their conditions (`wheres`, partWhere: built
+ * before, as their look-ups are queries of their own): one statement, each part a `UNION ALL`
+ * branch over the new rows (found by id). A read: no transaction.
  */
 async function matchParts(
-  tx: Db,
+  db: Db,
   kind: AlertKind,
   parts: Part[],
+  wheres: SQL[],
   candidates: string[],
   into: PartMatches,
-  texts: TextQueries,
 ): Promise<void> {
   for (const p of parts) into.set(partKey(p), new Set());
   if (!candidates.length || !parts.length) return;
   const table = kind === 'services' ? services : vacancies;
-  const name = sql.identifier(kind);
-  const copy = sql.identifier(`alert_new_${kind}`);
-  await tx.execute(sql`DROP TABLE IF EXISTS ${copy}`);
-  await tx.execute(sql`CREATE TEMP TABLE ${copy} ON COMMIT DROP AS
-    SELECT * FROM ${table} WHERE ${table.id} = ANY(${uuidArray(candidates)}::uuid[])`);
-  for (const index of CANDIDATE_INDEXES[kind]) {
-    await tx.execute(sql`CREATE INDEX ON ${copy} ${sql.raw(index)}`);
+  const ids = uuidArray(candidates);
+  const branches = parts.map(
+    (_, j) => sql`SELECT ${j}::int AS g, ${table.id} AS id FROM ${table}
+      WHERE ${table.id} = ANY(${ids}::uuid[]) AND ${wheres[j]!}`,
+  );
+  for (const r of rowsOf<{ g: number; id: string }>(
+    await db.execute(sql.join(branches, sql` UNION ALL `)),
+  )) {
+    into.get(partKey(parts[Number(r.g)]!))!.add(r.id);
   }
-  await tx.execute(sql`ANALYZE ${copy}`);
-  for (let i = 0; i < parts.length; i += PARTS_PER_STATEMENT) {
-    const chunk = parts.slice(i, i + PARTS_PER_STATEMENT);
-    const branches: SQL[] = [];
-    for (const [j, p] of chunk.entries()) {
-      branches.push(sql`SELECT ${j}::int AS g, ${table.id} AS id FROM ${copy} AS ${name}
-        WHERE ${await partWhere(tx, kind, p, texts)}`);
-    }
-    const result = await tx.execute(sql.join(branches, sql` UNION ALL `));
-    for (const r of rowsOf<{ g: number; id: string }>(result)) {
-      into.get(partKey(chunk[Number(r.g)]!))!.add(r.id);
-    }
-  }
-  await tx.execute(sql`DROP TABLE ${copy}`);
 }
 
 /**
  * Matches of each distinct search (by filterKey) among the new items, newest first: the
- * intersection of its parts' matches. Parts not matched yet are matched first (in `tx`).
+ * intersection of its parts' matches. Parts not matched yet are matched first,
+ * PARTS_PER_STATEMENT per statement, a turn of the event loop between two (through `tx`, a
+ * batch's transaction, when given: no turn then).
  */
 async function matchSearches(
-  tx: Db,
+  db: Db,
   kind: AlertKind,
   searches: Map<string, ServiceAlertFilters | VacancyAlertFilters>,
   candidates: Map<string, number>,
   state: { parts: PartMatches; texts: TextQueries; matches: Map<string, string[]> },
+  tx?: Db,
 ): Promise<void> {
   const partsByKey = new Map<string, Part[]>();
   const missing = new Map<string, Part>();
@@ -279,21 +280,28 @@ async function matchSearches(
     partsByKey.set(key, parts);
     for (const p of parts) if (!state.parts.has(partKey(p))) missing.set(partKey(p), p);
   }
-  await matchParts(
-    tx,
-    kind,
-    [...missing.values()],
-    [...candidates.keys()],
-    state.parts,
-    state.texts,
-  );
+  const ids = [...candidates.keys()];
+  const parts = [...missing.values()];
+  const wheres = async (slice: Part[], from: Db) => {
+    const all: SQL[] = [];
+    for (const p of slice) all.push(await partWhere(from, kind, p, state.texts));
+    return all;
+  };
+  for (let i = 0; i < parts.length; i += PARTS_PER_STATEMENT) {
+    const slice = parts.slice(i, i + PARTS_PER_STATEMENT);
+    const conditions = await wheres(slice, tx ?? db);
+    await matchParts(tx ?? db, kind, slice, conditions, ids, state.parts);
+    if (!tx) await yieldToRequests();
+  }
   const newest = (a: string, b: string) =>
     candidates.get(b)! - candidates.get(a)! || (a < b ? -1 : a > b ? 1 : 0);
+  let n = 0;
   for (const [key, parts] of partsByKey) {
     const sets = parts.map((p) => state.parts.get(partKey(p))!).sort((a, b) => a.size - b.size);
     const [smallest, ...rest] = sets;
     const ids = [...smallest!].filter((id) => rest.every((s) => s.has(id)));
     state.matches.set(key, ids.sort(newest));
+    if (!tx && ++n % 200 === 0) await yieldToRequests();
   }
 }
 
@@ -405,8 +413,8 @@ async function runKind(o: DigestOptions, kind: AlertKind, now: Date) {
   const state = { parts: new Map(), texts: new Map(), matches: new Map<string, string[]>() };
   /** Each search's lines and link in a language, once per run. */
   const searches = new Map<string, { lines: string[]; url: string }>();
-  const batchSize = o.batchSize ?? 5000;
-  // Every distinct search of the due subscriptions, matched at once.
+  const batchSize = o.batchSize ?? DIGEST_BATCH;
+  // Every distinct search of the due subscriptions, matched before the first batch.
   const distinct = new Map<string, Claimed['filters']>();
   for (const r of rowsOf<{ filters: Claimed['filters'] | string }>(
     await db.execute(sql`SELECT DISTINCT filters FROM alert_subscriptions WHERE ${due(kind, now)}`),
@@ -414,18 +422,20 @@ async function runKind(o: DigestOptions, kind: AlertKind, now: Date) {
     const filters = parsed(r.filters);
     distinct.set(filterKey(filters), filters);
   }
-  await db.transaction((tx) =>
-    matchSearches(tx as unknown as Db, kind, distinct, candidates, state),
-  );
+  await matchSearches(db, kind, distinct, candidates, state);
   /** A search's new matches after a time: the same for the many that share both. */
   const newSince = new Map<string, string[]>();
+  /** The last id claimed: each batch goes on from there, in the order of the ids. */
+  let after: string | null = null;
 
   for (;;) {
+    await yieldToRequests();
     const done = await db.transaction(async (tx) => {
       const claimed = rowsOf<Claimed>(
         await tx.execute(sql`
           SELECT id, email, locale, filters, (${sinceOf})::text AS since
-          FROM alert_subscriptions WHERE ${due(kind, now)}
+          FROM alert_subscriptions
+          WHERE ${due(kind, now)} ${after ? sql`AND id > ${after}::uuid` : sql``}
           ORDER BY id LIMIT ${batchSize}
           FOR UPDATE SKIP LOCKED`),
       ).map((r) => ({ ...r, filters: parsed(r.filters) }));
@@ -437,7 +447,7 @@ async function runKind(o: DigestOptions, kind: AlertKind, now: Date) {
         const key = filterKey(c.filters);
         if (!state.matches.has(key)) missing.set(key, c.filters);
       }
-      await matchSearches(tx as unknown as Db, kind, missing, candidates, state);
+      await matchSearches(db, kind, missing, candidates, state, tx as unknown as Db);
 
       // Each subscription's new matches, the newest first.
       const news = claimed.map((c) => {
@@ -497,14 +507,17 @@ async function runKind(o: DigestOptions, kind: AlertKind, now: Date) {
       );
 
       let listedPairs = 0;
-      const mails = claimed.flatMap((c) => {
+      const mails = [];
+      for (const [n, c] of claimed.entries()) {
+        // Built a few at a time: the requests that need no database answer meanwhile.
+        if (n && n % MAILS_PER_TURN === 0) await yieldToRequests();
         const all = fresh.get(c.id);
-        if (!all) return [];
+        if (!all) continue;
         const listed = all
           .slice(0, DIGEST_ITEM_CAP)
           .filter((i) => !reachedAgain(i) || recorded.has(`${c.id} ${i}`))
           .map((i) => details.get(i)!);
-        if (!listed.length) return [];
+        if (!listed.length) continue;
         listedPairs += listed.length;
         const items: DigestItem[] = listed.map((d) => ({
           name: d.name,
@@ -521,24 +534,22 @@ async function runKind(o: DigestOptions, kind: AlertKind, now: Date) {
           };
           searches.set(searchKey, search);
         }
-        return [
-          {
-            to: c.email,
-            alertId: c.id,
-            locale: c.locale,
-            key: `alert:${c.id}:${now.getTime()}`,
-            params: {
-              kind,
-              filters: search.lines,
-              items,
-              more: Math.max(0, all.length - DIGEST_ITEM_CAP),
-              searchUrl: search.url,
-              manageUrl: alertManageUrl(o.publicUrl, o.secret, subscription),
-              headers: alertMailHeaders(o.publicUrl, o.secret, subscription),
-            },
+        mails.push({
+          to: c.email,
+          alertId: c.id,
+          locale: c.locale,
+          key: `alert:${c.id}:${now.getTime()}`,
+          params: {
+            kind,
+            filters: search.lines,
+            items,
+            more: Math.max(0, all.length - DIGEST_ITEM_CAP),
+            searchUrl: search.url,
+            manageUrl: alertManageUrl(o.publicUrl, o.secret, subscription),
+            headers: alertMailHeaders(o.publicUrl, o.secret, subscription),
           },
-        ];
-      });
+        });
+      }
       // Every digest of the batch is queued here, in the transaction that claimed it.
       await o.outbox.enqueueMany(tx, 'alertDigest', mails);
       // …and its push to each device of the alert (alerts/push.ts).
@@ -549,6 +560,7 @@ async function runKind(o: DigestOptions, kind: AlertKind, now: Date) {
       result.subscriptions += claimed.length;
       result.mails += mails.length;
       result.pairs += listedPairs;
+      after = claimed.at(-1)!.id;
       return {
         last: claimed.length < batchSize,
         subscriptions: claimed.length,

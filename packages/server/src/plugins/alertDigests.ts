@@ -30,6 +30,8 @@ export const alertDigestsPlugin = fp(async (app: FastifyInstance, { env }: { env
       })
     : null;
   app.decorate('alertDigests', job);
-  app.addHook('onReady', async () => job?.start());
+  // Its first run starts once the server listens: the start-up's own queries (onReady hooks)
+  // never queue behind it on the embedded database.
+  app.addHook('onListen', async () => job?.start());
   app.addHook('onClose', async () => job?.stop());
 });

@@ -33,6 +33,8 @@ export const reconfirmPlugin = fp(async (app: FastifyInstance, { env }: { env: E
       })
     : null;
   app.decorate('reconfirmJob', job);
-  app.addHook('onReady', async () => job?.start());
+  // Its first run starts once the server listens: the start-up's own queries (onReady hooks)
+  // never queue behind it on the embedded database.
+  app.addHook('onListen', async () => job?.start());
   app.addHook('onClose', async () => job?.stop());
 });
