@@ -86,13 +86,14 @@ type Lexemes = Uint16Array | Int32Array;
  * as a one-byte (Latin-1) string; a page unpacks its rows. Objects of two-byte strings and Dates
  * took twice the memory.
  */
-const CP1251 = new TextDecoder('windows-1251');
+const CP1251_CHARS = new TextDecoder('windows-1251').decode(
+  Uint8Array.from({ length: 256 }, (_, i) => i),
+);
+/** Per windows-1251 byte: its UTF-16 code unit. */
+const CP1251_CHAR = Uint16Array.from(CP1251_CHARS, (c) => c.charCodeAt(0));
 /** Per UTF-16 code unit from 0x80: its windows-1251 byte, 0 when it has none. */
 const CP1251_BYTE = new Uint8Array(0x10000);
-{
-  const chars = CP1251.decode(Uint8Array.from({ length: 256 }, (_, i) => i));
-  for (let b = 0x80; b < 256; b++) CP1251_BYTE[chars.charCodeAt(b)] = b;
-}
+for (let b = 0x80; b < 256; b++) CP1251_BYTE[CP1251_CHAR[b]!] = b;
 const DATE_KEYS = new Set(['createdAt', 'confirmedAt']);
 
 /** `text` in windows-1251 as a Latin-1 string, or null when it has a character outside it. */
@@ -105,6 +106,17 @@ function toCp1251(text: string): string | null {
     out[i] = b;
   }
   return out.toString('latin1');
+}
+
+/** The text of a string toCp1251 made (through UTF-16: faster than a TextDecoder of it). */
+function fromCp1251(packed: string): string {
+  const out = Buffer.allocUnsafe(packed.length * 2);
+  for (let i = 0; i < packed.length; i++) {
+    const c = CP1251_CHAR[packed.charCodeAt(i)]!;
+    out[2 * i] = c & 0xff;
+    out[2 * i + 1] = c >> 8;
+  }
+  return out.toString('utf16le');
 }
 
 /** A query item of ts_rank: a word, whole or as a prefix. */
@@ -351,18 +363,25 @@ class IndexData {
     return Buffer.from(json, 'utf8').toString('latin1');
   }
 
-  /** What a page shows of a live slot's service: its summary unpacked (fields in their order). */
-  summaryOf(slot: number): Omit<SummaryRow, 'distanceKm'> {
+  /**
+   * What a page shows of a live slot's service: its summary unpacked, fields in the statement's
+   * order (a new object: the page sets its distance).
+   */
+  summaryOf(slot: number): SummaryRow {
     const packed = this.summary[slot]!;
-    const bytes = Buffer.from(packed, 'latin1');
-    const json = this.flags[slot]! & FLAG_UTF8 ? bytes.toString('utf8') : CP1251.decode(bytes);
+    const json =
+      this.flags[slot]! & FLAG_UTF8
+        ? Buffer.from(packed, 'latin1').toString('utf8')
+        : fromCp1251(packed);
     const values = JSON.parse(json) as unknown[];
+    const keys = this.summaryKeys!;
     const row: Record<string, unknown> = { id: this.ids[slot] };
-    this.summaryKeys!.forEach((k, i) => {
+    for (let i = 0; i < keys.length; i++) {
       const v = values[i];
-      row[k] = typeof v === 'number' && DATE_KEYS.has(k) ? new Date(v) : v;
-    });
-    return row as unknown as Omit<SummaryRow, 'distanceKm'>;
+      row[keys[i]!] = typeof v === 'number' && DATE_KEYS.has(keys[i]!) ? new Date(v) : v;
+    }
+    row.distanceKm = null;
+    return row as unknown as SummaryRow;
   }
 
   /** Adds word `id` to the trigram lists when a correction may be it (a search word). */
@@ -922,7 +941,7 @@ export class IndexView {
   }
 
   /** What a page shows of the slot's service. */
-  summary(slot: number): Omit<SummaryRow, 'distanceKm'> {
+  summary(slot: number): SummaryRow {
     return this.data.summaryOf(slot);
   }
 
