@@ -70,11 +70,7 @@ export async function indexedPage(
 /** The rows of a page's slots, with their distances when the search has a point. */
 async function rowsOf({ index, distances }: IndexedOptions, page: number[]): Promise<SummaryRow[]> {
   const km = page.length ? await distances?.(page.map((s) => index.id(s))) : undefined;
-  return page.map((s) => {
-    const row = index.summary(s);
-    row.distanceKm = km?.get(index.id(s)) ?? null;
-    return row;
-  });
+  return page.map((s) => ({ ...index.summary(s), distanceKm: km?.get(index.id(s)) ?? null }));
 }
 
 /** The first `k` of `items` in the order of `before` (a bounded insertion into a sorted buffer). */

@@ -35,6 +35,8 @@ const CHUNK = 5000;
 const RETRY_MS = 10_000;
 /** The prefix table holds the prefixes of this many letters and fewer. */
 const TABLE_PREFIX = 3;
+/** Summaries kept unpacked, the last ones a page showed (a page's rows recur as users type). */
+const UNPACKED = 2048;
 /** Rebuild once this share of the document slots is dead or changed since the build. */
 const REBUILD_SHARE = 0.25;
 
@@ -152,6 +154,8 @@ class IndexData {
   summary: (string | undefined)[] = [];
   /** The fields of a summary but its id, in the statement's order. */
   summaryKeys: string[] | null = null;
+  /** The last UNPACKED summaries unpacked, by slot (the oldest first). */
+  unpacked = new Map<number, Omit<SummaryRow, 'distanceKm'>>();
   /** The words of approved services that are not public (lapsed), by id. */
   lapsed = new Map<string, Int32Array>();
   live = 0;
@@ -331,6 +335,7 @@ class IndexData {
     const lex = this.lexOf(slot)!;
     for (let i = 0; i < lex[0]!; i++) this.docsOf[lex[1 + i]!]!--;
     this.summary[slot] = undefined;
+    this.unpacked.delete(slot);
     this.slotOf.delete(id);
     this.alive[slot] = 0;
     this.live--;
@@ -342,6 +347,7 @@ class IndexData {
     const slot = this.slotOf.get(id);
     if (slot === undefined || this.summary[slot] === undefined) return;
     this.summary[slot] = this.pack(slot, { ...this.summaryOf(slot), usedCount: count });
+    this.unpacked.delete(slot);
   }
 
   /** A slot's summary packed (see toCp1251); its flags say how. */
@@ -363,11 +369,19 @@ class IndexData {
     return Buffer.from(json, 'utf8').toString('latin1');
   }
 
-  /**
-   * What a page shows of a live slot's service: its summary unpacked, fields in the statement's
-   * order (a new object: the page sets its distance).
-   */
-  summaryOf(slot: number): SummaryRow {
+  /** What a page shows of a live slot's service (fields in the statement's order; not to change). */
+  summaryOf(slot: number): Omit<SummaryRow, 'distanceKm'> {
+    let row = this.unpacked.get(slot);
+    if (!row) {
+      row = this.unpack(slot);
+      if (this.unpacked.size >= UNPACKED) this.unpacked.delete(this.unpacked.keys().next().value!);
+      this.unpacked.set(slot, row);
+    }
+    return row;
+  }
+
+  /** A slot's summary unpacked. */
+  private unpack(slot: number): Omit<SummaryRow, 'distanceKm'> {
     const packed = this.summary[slot]!;
     const json =
       this.flags[slot]! & FLAG_UTF8
@@ -380,8 +394,7 @@ class IndexData {
       const v = values[i];
       row[keys[i]!] = typeof v === 'number' && DATE_KEYS.has(keys[i]!) ? new Date(v) : v;
     }
-    row.distanceKm = null;
-    return row as unknown as SummaryRow;
+    return row as unknown as Omit<SummaryRow, 'distanceKm'>;
   }
 
   /** Adds word `id` to the trigram lists when a correction may be it (a search word). */
@@ -941,7 +954,7 @@ export class IndexView {
   }
 
   /** What a page shows of the slot's service. */
-  summary(slot: number): SummaryRow {
+  summary(slot: number): Omit<SummaryRow, 'distanceKm'> {
     return this.data.summaryOf(slot);
   }
 
