@@ -152,7 +152,6 @@ function startProbe(database: Database) {
         max: Math.round(sorted.at(-1) ?? 0),
         p99: Math.round(sorted.length ? pct(sorted, 99) : 0),
         loop: Math.round(loop.max / 1e6),
-        loopCount: loop.count,
       };
     },
   };

@@ -14,6 +14,7 @@ import type { Db } from '../db/index.js';
 import { services, vacancies } from '../db/schema.js';
 import type { Outbox } from '../mail/outbox.js';
 import type { DigestItem } from '../mail/templates.js';
+import { yieldToRequests } from '../lib/periodicJob.js';
 import { buildTextQuery, type TextQuery } from '../search/searchQuery.js';
 import { serviceMatch } from '../search/services.js';
 import { vacancyMatch } from '../search/vacancies.js';
@@ -76,9 +77,6 @@ export const DIGEST_BATCH = 100;
 
 /** Mails built between two turns of the event loop. */
 const MAILS_PER_TURN = 25;
-
-/** A turn of the event loop: the requests that came in meanwhile run before the next slice. */
-export const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface DigestOptions {
   db: Db;

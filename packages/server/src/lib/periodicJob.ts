@@ -1,6 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
+ * A turn of the event loop, between two slices of a job's work: the requests that came in
+ * meanwhile run (and on the embedded database, their queries) before the next slice.
+ */
+export const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
  * A job this process runs every `intervalMs` (the alert digests, the yearly re-confirmation):
  * each run finishes before the next starts; a failed run is logged and the loop goes on; `stop()`
  * lets the run in hand finish. Several processes may run the same job on one database: the runs

@@ -1,6 +1,7 @@
 import { RECONFIRMATION, type LocaleCode } from '@poruch/core';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/types.js';
+import { yieldToRequests } from '../lib/periodicJob.js';
 import { services } from '../db/schema.js';
 import type { Outbox } from '../mail/outbox.js';
 import { signedToken, verifySignedToken } from '../mail/unsubscribe.js';
@@ -58,7 +59,7 @@ export interface ReconfirmOptions {
   publicUrl: string;
   /** The HMAC secret of mailed links. */
   secret: string;
-  /** Services claimed per statement. */
+  /** Services claimed (or moved) per transaction. */
   batchSize?: number;
   now?: () => Date;
 }
@@ -91,7 +92,7 @@ const rowsOf = <T>(result: unknown): T[] =>
 export async function runReconfirmation(o: ReconfirmOptions): Promise<ReconfirmRunResult> {
   const now = (o.now ?? (() => new Date()))();
   const at = now.toISOString();
-  const limit = o.batchSize ?? 1000;
+  const limit = o.batchSize ?? 100;
   const days = (n: number) => new Date(now.getTime() - n * DAY_MS).toISOString();
 
   const claim = async (kind: 'mail' | 'reminder') =>
@@ -119,14 +120,13 @@ export async function runReconfirmation(o: ReconfirmOptions): Promise<ReconfirmR
           SELECT c.id, c.name, c.confirmed_at, a.email, a.locale
             FROM claimed c LEFT JOIN accounts a ON a.id = c.owner_id`),
       );
-      for (const row of rows) {
-        if (!row.email || !row.locale) continue;
+      const mails = rows.flatMap((row) => {
+        if (!row.email || !row.locale) return [];
         const confirmedAt = new Date(row.confirmed_at);
         const token = reconfirmToken(o.secret, row.id, confirmedAt, now);
-        await o.outbox.enqueue(tx, {
+        return {
           to: row.email,
           locale: row.locale,
-          template: kind === 'mail' ? 'reconfirm' : 'reconfirmReminder',
           params: {
             serviceName: row.name,
             confirmedAt: confirmedAt.toISOString(),
@@ -136,27 +136,38 @@ export async function runReconfirmation(o: ReconfirmOptions): Promise<ReconfirmR
           },
           // One per cycle: the cycle is the confirmation time it is about.
           key: `${kind === 'mail' ? 'reconfirm' : 'reconfirm-reminder'}:${row.id}:${confirmedAt.getTime()}`,
-        });
-      }
+        };
+      });
+      await o.outbox.enqueueMany(tx, kind === 'mail' ? 'reconfirm' : 'reconfirmReminder', mails);
       return rows.length;
     });
 
-  let mailed = 0;
-  let reminded = 0;
-  for (let n = limit; n === limit; mailed += n) n = await claim('mail');
-  for (let n = limit; n === limit; reminded += n) n = await claim('reminder');
+  // In short transactions, a turn of the event loop between two: on the embedded database the
+  // requests' queries wait for the one in hand (alerts/digest.ts § In short slices).
+  const batches = async (step: () => Promise<number>) => {
+    let total = 0;
+    for (let n = limit; n === limit; total += n) {
+      await yieldToRequests();
+      n = await step();
+    }
+    return total;
+  };
+  const mailed = await batches(() => claim('mail'));
+  const reminded = await batches(() => claim('reminder'));
 
-  const move = async (to: 'overdue' | 'lapsed', fromDays: number) =>
+  const move = (to: 'overdue' | 'lapsed', fromDays: number) => async () =>
     rowsOf<{ id: string }>(
       await o.db.execute(sql`
         UPDATE services SET confirmation = ${to}
-         WHERE status = 'approved' AND reconfirm_mailed_at IS NOT NULL
-           AND reconfirm_mailed_at <= ${days(fromDays)}::timestamptz
-           AND confirmation ${to === 'lapsed' ? sql`<> 'lapsed'` : sql`= 'current'`}
+         WHERE id IN (SELECT id FROM services
+           WHERE status = 'approved' AND reconfirm_mailed_at IS NOT NULL
+             AND reconfirm_mailed_at <= ${days(fromDays)}::timestamptz
+             AND confirmation ${to === 'lapsed' ? sql`<> 'lapsed'` : sql`= 'current'`}
+           LIMIT ${limit})
         RETURNING id`),
     ).length;
-  const lapsed = await move('lapsed', RECONFIRMATION.lapsedDays);
-  const overdue = await move('overdue', RECONFIRMATION.overdueDays);
+  const lapsed = await batches(move('lapsed', RECONFIRMATION.lapsedDays));
+  const overdue = await batches(move('overdue', RECONFIRMATION.overdueDays));
   return { mailed, reminded, overdue, lapsed };
 }
 

@@ -79,9 +79,9 @@ describe(`alert digests across a crash (${onPostgres ? 'PostgreSQL, two instance
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     };
     const digests = () => smtp.messages.filter((m) => /: 5$/.test(m.subject ?? ''));
-    // The alerts are due, and the run starts as the server gets ready (before it listens). Its
-    // debug log says when a batch (one subscription) has committed: the run is under way, and
-    // the server is killed at once, listening yet or not.
+    // The alerts are due, and the run starts once the server listens. Its debug log says when a
+    // batch (one subscription) has committed: the run is under way, and the server is killed at
+    // once.
     const batches = (output: string) => output.split('alert digest batch committed').length - 1;
     const first = await startChild({ ...env, LOG_LEVEL: 'debug' }, (out) => batches(out) > 0);
     children.push(first);

@@ -7,12 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../db/index.js';
 import { loadEnv } from '../../env.js';
+import { Outbox } from '../../mail/outbox.js';
+import { runReconfirmation } from '../../reconfirm/index.js';
 import { freshDatabase, testLog } from '../../__tests__/helpers/server.js';
 import { waitUntil } from '../../mail/__tests__/helpers.js';
 
 const SUBSCRIPTIONS = 2000;
-const REQUESTS = 5;
 const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+
+/** Cheap database reads in a row while a job runs (each waits for the job's slice in hand). */
+const PINGS = 5;
 
 /**
  * A server started with many alerts due: its first digest run starts once it listens, and works
@@ -68,7 +72,7 @@ describe('alert digests beside the requests', () => {
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     // Listening, and the run not done yet (before, it began as the server got ready).
     expect(await due()).toBeGreaterThan(0);
-    for (let i = 0; i < REQUESTS; i++) {
+    for (let i = 0; i < PINGS; i++) {
       const [health, ready] = await Promise.all([fetch(`${url}/healthz`), fetch(`${url}/readyz`)]);
       expect([health.status, ready.status]).toEqual([200, 200]);
     }
@@ -84,5 +88,33 @@ describe('alert digests beside the requests', () => {
       ),
     );
     expect(queued!.n).toBe(SUBSCRIPTIONS);
+  });
+
+  it('re-confirmation: the database answers between its batches', async () => {
+    const [owner] = rowsOf<{ id: string }>(
+      await database.db.execute(sql`INSERT INTO accounts (email, password_hash, type)
+        VALUES ('owner@startup.test', 'x', 'PARTNER') RETURNING id`),
+    );
+    await database.db.execute(sql`
+      INSERT INTO services (name, country_code, category, status, owner_id, confirmed_at)
+      SELECT 'Сервіс ' || g, 'PL', 'food', 'approved', ${owner!.id}::uuid,
+             now() - interval '13 months'
+      FROM generate_series(1, ${SUBSCRIPTIONS}::int) g`);
+    const unmailed = async () =>
+      rowsOf<{ n: number }>(
+        await database.db.execute(sql`SELECT count(*)::int AS n FROM services
+          WHERE owner_id = ${owner!.id}::uuid AND reconfirm_mailed_at IS NULL`),
+      )[0]!.n;
+    const run = runReconfirmation({
+      db: database.db,
+      outbox: new Outbox('startup.test'),
+      publicUrl: 'http://localhost:8080',
+      secret: 'a secret of the re-confirmation links',
+    });
+    for (let i = 0; i < PINGS; i++) await database.db.execute(sql`SELECT 1`);
+    // Each read waited for a batch, not for the run.
+    expect(await unmailed()).toBeGreaterThan(0);
+    expect((await run).mailed).toBe(SUBSCRIPTIONS);
+    expect(await unmailed()).toBe(0);
   });
 });
