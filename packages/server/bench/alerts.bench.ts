@@ -167,7 +167,13 @@ async function measure(name: string, database: Database) {
   )[0]!.n;
   const probe = startProbe(database);
   const started = performance.now();
+  let firstBatch = 0;
+  let batches = 0;
   const result = await runDigests({
+    onBatch: () => {
+      firstBatch ||= performance.now() - started;
+      batches++;
+    },
     db: database.db,
     outbox: new Outbox('bench.test'),
     publicUrl: 'https://poruch.example.org',
@@ -184,7 +190,8 @@ async function measure(name: string, database: Database) {
   console.log(
     `[poruch] ${name}: seeded in ${(seedMs / 1000).toFixed(1)} s; ${result.subscriptions} due ` +
       `(${distinct} distinct searches), ${result.mails} digests (${queued} queued) with ` +
-      `${result.pairs} items, in ${(ms / 1000).toFixed(1)} s; a query every ${PROBE_MS} ms ` +
+      `${result.pairs} items, in ${(ms / 1000).toFixed(1)} s (the first of ${batches} batches ` +
+      `committed after ${(firstBatch / 1000).toFixed(1)} s); a query every ${PROBE_MS} ms ` +
       `waited at most ${stall.max} ms (p99 ${stall.p99} ms, ${stall.n} queries); the event ` +
       `loop's longest delay ${stall.loop} ms`,
   );

@@ -70,7 +70,7 @@ export const DIGEST_ITEM_CAP = 20;
 export const DIGEST_LOOKBACK_MS = 10 * 60_000;
 
 /** Parts of searches (see Part) matched per statement. */
-const PARTS_PER_STATEMENT = 10;
+const PARTS_PER_STATEMENT = 20;
 
 /** Subscriptions claimed per transaction, unless told (ALERT_DIGEST_BATCH). */
 export const DIGEST_BATCH = 100;
@@ -231,7 +231,7 @@ type PartMatches = Map<string, Set<string>>;
 /**
  * Some parts' matches among the new items, given their conditions (`wheres`, partWhere: built
  * before, as their look-ups are queries of their own): one statement, each part a `UNION ALL`
- * branch over the new rows (found by id). A read: no transaction.
+ * branch over the new rows (read once, by id). A read: no transaction.
  */
 async function matchParts(
   db: Db,
@@ -244,14 +244,15 @@ async function matchParts(
   for (const p of parts) into.set(partKey(p), new Set());
   if (!candidates.length || !parts.length) return;
   const table = kind === 'services' ? services : vacancies;
-  const ids = uuidArray(candidates);
+  const name = sql.identifier(kind);
   const branches = parts.map(
-    (_, j) => sql`SELECT ${j}::int AS g, ${table.id} AS id FROM ${table}
-      WHERE ${table.id} = ANY(${ids}::uuid[]) AND ${wheres[j]!}`,
+    (_, j) => sql`SELECT ${j}::int AS g, ${table.id} AS id FROM ${name} WHERE ${wheres[j]!}`,
   );
-  for (const r of rowsOf<{ g: number; id: string }>(
-    await db.execute(sql.join(branches, sql` UNION ALL `)),
-  )) {
+  // The new rows, under the table's own name (the search's conditions name it): read once.
+  const statement = sql`WITH ${name} AS MATERIALIZED (
+      SELECT * FROM ${table} WHERE ${table.id} = ANY(${uuidArray(candidates)}::uuid[]))
+    ${sql.join(branches, sql` UNION ALL `)}`;
+  for (const r of rowsOf<{ g: number; id: string }>(await db.execute(statement))) {
     into.get(partKey(parts[Number(r.g)]!))!.add(r.id);
   }
 }
