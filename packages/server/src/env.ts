@@ -138,7 +138,7 @@ export const envSchema = z.object({
   ALERT_DIGESTS: bool.default(true),
   /** Pause between two alert digest runs, in ms. Defaults to 60000. */
   ALERT_DIGEST_INTERVAL_MS: positiveInt.default(60_000),
-  /** Alert subscriptions claimed per digest transaction (short: docs/performance.md). Defaults to 100. */
+  /** Alert subscriptions claimed per digest transaction (kept short). Defaults to 100. */
   ALERT_DIGEST_BATCH: positiveInt.default(100),
   /** Run the yearly re-confirmation job in this process (docs/product.md). Defaults to true. */
   RECONFIRM_JOB: bool.default(true),
