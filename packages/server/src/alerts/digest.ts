@@ -47,9 +47,9 @@ import { enqueueAlertPushes } from './push.js';
  *   of every request waits while a transaction runs, and nothing runs while JavaScript does. So
  *   the run works in slices, each a short statement or transaction, with a turn of the event loop
  *   between them (`yieldToRequests`): the searches are matched PARTS_PER_STATEMENT parts per
- *   statement (a read: no transaction), the subscriptions claimed `batchSize` (DIGEST_BATCH) per transaction, in the
- *   order of their ids from where the last batch ended, and the mails of a batch built a few at
- *   a time. A request waits for at most the slice in hand (docs/performance.md § Alert digests).
+ *   statement (a read: no transaction), the subscriptions claimed `batchSize` (DIGEST_BATCH)
+ *   per transaction, in the order of their ids from where the last batch ended, and the mails of
+ *   a batch built a few at a time. A request waits for at most the slice in hand (docs/performance.md § Alert digests).
  */
 
 /** How long a subscription waits between two digests. */
