@@ -38,9 +38,9 @@ export class ProfilePageCache<T extends object> {
     private readonly max = MAX_ENTRIES,
   ) {}
 
-  /** Whether `change` could change the page of `service`. */
-  private concerns(change: Change, service: string): boolean {
-    return changedServices(change).includes(service);
+  /** The services whose pages `changes` could change. */
+  private static touched(changes: Change[]): Set<string> {
+    return new Set(changes.flatMap(changedServices));
   }
 
   /** The page of `key`, kept from an earlier view unless a write changed it since. */
@@ -53,9 +53,11 @@ export class ProfilePageCache<T extends object> {
     } else if (seq !== this.seq) {
       const changes = view.since(this.seq);
       if (!changes) this.entries.clear();
-      else
-        for (const [k, kept] of this.entries)
-          if (changes.some((c) => this.concerns(c, kept.service))) this.entries.delete(k);
+      else {
+        const touched = ProfilePageCache.touched(changes);
+        if (touched.size)
+          for (const [k, kept] of this.entries) if (touched.has(kept.service)) this.entries.delete(k);
+      }
     }
     this.seq = seq;
     const hit = stamp === null ? undefined : this.entries.get(key);
@@ -76,7 +78,7 @@ export class ProfilePageCache<T extends object> {
       stamp !== null &&
       this.stamp === stamp &&
       since !== null &&
-      !since.some((c) => this.concerns(c, service))
+      !ProfilePageCache.touched(since).has(service)
     ) {
       this.entries.delete(key);
       this.entries.set(key, { at, page, service });

@@ -159,8 +159,71 @@ interface Follow {
   caughtUp: boolean;
 }
 
+/**
+ * The kept pages, least recently used first (at most MAX_ENTRIES), with the pages that show each
+ * service's used count, so a used mark finds its few pages without looking at all of them.
+ */
+class Pages {
+  private readonly byKey = new Map<string, Entry>();
+  /** Service id → keys of the pages that show it (their scope's `ids`). */
+  private readonly byService = new Map<string, Set<string>>();
+  /** Keys of pages without a scope: any change may concern them. */
+  private readonly unscoped = new Set<string>();
+
+  get(key: string): Entry | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** Keeps `entry` as the most recently used; drops the least recently used beyond the bound. */
+  set(key: string, entry: Entry): void {
+    this.delete(key);
+    this.byKey.set(key, entry);
+    if (!entry.scope) this.unscoped.add(key);
+    for (const id of entry.scope?.ids ?? []) {
+      let keys = this.byService.get(id);
+      if (!keys) this.byService.set(id, (keys = new Set()));
+      keys.add(key);
+    }
+    if (this.byKey.size > MAX_ENTRIES) this.delete(this.byKey.keys().next().value!);
+  }
+
+  /** Makes a kept page the most recently used. */
+  touch(key: string, entry: Entry): void {
+    this.byKey.delete(key);
+    this.byKey.set(key, entry);
+  }
+
+  delete(key: string): void {
+    const entry = this.byKey.get(key);
+    if (!entry) return;
+    this.byKey.delete(key);
+    this.unscoped.delete(key);
+    for (const id of entry.scope?.ids ?? []) {
+      const keys = this.byService.get(id);
+      keys?.delete(key);
+      if (keys?.size === 0) this.byService.delete(id);
+    }
+  }
+
+  clear(): void {
+    this.byKey.clear();
+    this.byService.clear();
+    this.unscoped.clear();
+  }
+
+  /** Every kept page (deleting while iterating is safe). */
+  all(): IterableIterator<[string, Entry]> {
+    return this.byKey.entries();
+  }
+
+  /** Keys of the pages that show `service`, and of those without a scope (a copy). */
+  showing(service: string): string[] {
+    return [...(this.byService.get(service) ?? []), ...this.unscoped];
+  }
+}
+
 interface State {
-  entries: Map<string, Entry>;
+  pages: Pages;
   epoch: number;
   /** Changes seen (notifications with a payload); the latest LOG_SIZE of them in `log`. */
   seq: number;
@@ -209,7 +272,7 @@ async function stateOfClient(client: Client): Promise<State> {
   if (!state) {
     states.set(
       client,
-      (state = { entries: new Map(), epoch: 0, seq: 0, log: [], listening: false }),
+      (state = { pages: new Pages(), epoch: 0, seq: 0, log: [], listening: false }),
     );
     const primary = client instanceof pg.Pool ? primaries.get(client) : undefined;
     state.watching = primary
@@ -238,7 +301,7 @@ const listening = (state: State) =>
 /** Retires every cached page of this database (and of its replicas). */
 function bump(state: State): void {
   state.epoch++;
-  state.entries.clear();
+  state.pages.clear();
   state.follower?.changed(null);
   if (state.follow) {
     state.follow.caughtUp = false;
@@ -256,11 +319,19 @@ function apply(state: State, change: Change): void {
   state.follower?.changed(change);
   state.log.push({ seq: ++state.seq, change });
   if (state.log.length > LOG_SIZE) state.log.shift();
-  for (const [key, entry] of state.entries) {
-    if (affects(change, entry.scope)) state.entries.delete(key);
-    else if (change.used && entry.scope?.ids?.some((id) => id in change.used!)) {
-      if (!entry.usedCounts) state.entries.delete(key);
-      else if (entry.usedCounts(entry.value, change.used)) entry.json = undefined;
+  // Pages the change could show on retire (a used mark alone concerns none of them by scope).
+  if (change.services?.length || change.vacancies?.length || change.words) {
+    for (const [key, entry] of state.pages.all()) {
+      if (affects(change, entry.scope)) state.pages.delete(key);
+    }
+  }
+  // New used counts: set in the pages that show them (those without a scope retire).
+  for (const id of Object.keys(change.used ?? {})) {
+    for (const key of state.pages.showing(id)) {
+      const entry = state.pages.get(key);
+      if (!entry) continue;
+      if (!entry.scope || !entry.usedCounts) state.pages.delete(key);
+      else if (entry.usedCounts(entry.value, change.used!)) entry.json = undefined;
     }
   }
   if (state.follow) {
@@ -369,11 +440,10 @@ async function entryOf<T>(
   const state = await stateOf(db);
   const stamp = await stampOf(db, state);
   const now = Date.now();
-  const hit = state.entries.get(key);
+  const hit = state.pages.get(key);
   if (valid(hit, stamp, now)) {
     // Most recently used last, so eviction drops the least recently used.
-    state.entries.delete(key);
-    state.entries.set(key, hit);
+    state.pages.touch(key, hit);
     return hit;
   }
   // A replica that has not replayed the latest write: the page is computed, not kept.
@@ -388,9 +458,7 @@ async function entryOf<T>(
   };
   // A write seen while computing that concerns the page: it may predate it, so it is not kept.
   if (keep && stamp.epoch === state.epoch && !changedSince(state, stamp.seq, entry.scope)) {
-    state.entries.delete(key);
-    state.entries.set(key, entry);
-    if (state.entries.size > MAX_ENTRIES) state.entries.delete(state.entries.keys().next().value!);
+    state.pages.set(key, entry);
   }
   return entry;
 }

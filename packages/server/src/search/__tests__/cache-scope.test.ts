@@ -252,4 +252,45 @@ describe('writes retire only what they change', () => {
     expect(item(await services({ country: 'PL' }), 'pending_salon')).toBeDefined();
     expect(page(await vacancies({ country: 'PL' })).items.map((i) => i.name)).toContain('Перукар');
   });
+
+  it("a used mark's count update skips the triggers that work on anything but the count", async () => {
+    // Which trigger functions one transaction called (migration 0020): a used mark only moves
+    // the generation on and notifies its count; any other update of services runs them all.
+    const calls = await server.database.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL track_functions = 'all'`);
+      const called = async () =>
+        Object.fromEntries(
+          (
+            (await tx.execute(sql`
+              SELECT funcname AS f, calls::int AS n FROM pg_stat_xact_user_functions
+              WHERE funcname IN ('poruch_collect_search_words', 'poruch_count_service_words',
+                'poruch_notify_search_change', 'poruch_notify_used_counts')`)) as unknown as {
+              rows: { f: string; n: number }[];
+            }
+          ).rows.map((r) => [r.f, r.n]),
+        );
+      const [mark] = (
+        (await tx.execute(
+          sql`SELECT * FROM poruch_mark_used(${id('perukarnia')}, 'cache-scope-browser-sql')`,
+        )) as unknown as { rows: { n: number; counted: boolean }[] }
+      ).rows;
+      expect(mark).toMatchObject({ counted: true });
+      const afterMark = await called();
+      const [flag] = (
+        (await tx.execute(sql`SELECT poruch_in_used_mark() AS on`)) as unknown as {
+          rows: { on: boolean }[];
+        }
+      ).rows;
+      await tx.execute(sql`UPDATE services SET used_count = 0 WHERE id = ${id('perukarnia')}`);
+      return { afterMark, flag: flag!.on, afterUpdate: await called() };
+    });
+    expect(calls.afterMark).toEqual({ poruch_notify_used_counts: 1 });
+    expect(calls.flag).toBe(false);
+    expect(calls.afterUpdate).toEqual({
+      poruch_notify_used_counts: 1,
+      poruch_collect_search_words: 1,
+      poruch_count_service_words: 1,
+      poruch_notify_search_change: 1,
+    });
+  });
 });

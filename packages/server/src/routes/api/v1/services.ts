@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import {
   PoruchError,
   idParamsSchema,
@@ -12,7 +12,7 @@ import {
   type ServiceProfile,
   usedMarkSchema,
 } from '@poruch/core';
-import { services, usedMarks } from '../../../db/schema.js';
+import { services } from '../../../db/schema.js';
 import { byIp, rateLimit } from '../../../lib/rate-limiter.js';
 import { findPublicProfile } from '../../../repositories/catalogue.js';
 import { ProfilePageCache } from '../../../plugins/profilePageCache.js';
@@ -99,33 +99,16 @@ export async function serviceRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { id } = request.params;
-      return app.db.transaction(async (tx) => {
-        const [row] = await tx
-          .select({ id: services.id })
-          .from(services)
-          .where(and(eq(services.id, id), publiclyVisible()))
-          .limit(1);
-        if (!row) throw new PoruchError(404, 'resource_was_not_found');
-        const inserted = await tx
-          .insert(usedMarks)
-          .values({ serviceId: id, browserId: request.body.browserId })
-          .onConflictDoNothing()
-          .returning({ serviceId: usedMarks.serviceId });
-        const counted = inserted.length > 0;
-        const [updated] = counted
-          ? await tx
-              .update(services)
-              .set({ usedCount: sql`${services.usedCount} + 1` })
-              .where(eq(services.id, id))
-              .returning({ usedCount: services.usedCount })
-          : await tx
-              .select({ usedCount: services.usedCount })
-              .from(services)
-              .where(eq(services.id, id));
-        // Deleted by its owner since the check above: as if it had never been found.
-        if (!updated) throw new PoruchError(404, 'resource_was_not_found');
-        return { usedCount: updated.usedCount, counted };
-      });
+      // One statement (migration 0020): the mark, and the count when it is new. The count's
+      // update skips the search triggers that work on anything but the count.
+      const result = await app.db.execute(sql`
+        SELECT m.n, m.counted FROM ${services},
+          LATERAL poruch_mark_used(${services.id}, ${request.body.browserId}) m
+        WHERE ${services.id} = ${id} AND ${publiclyVisible()}`);
+      const [row] = (result as unknown as { rows: { n: number | null; counted: boolean }[] }).rows;
+      // Not visible, or deleted by its owner meanwhile: as if it had never been found.
+      if (!row || row.n === null) throw new PoruchError(404, 'resource_was_not_found');
+      return { usedCount: row.n, counted: row.counted };
     },
   );
 }
