@@ -40,6 +40,14 @@ export interface Arrivals {
 
 /** A send more than this after its scheduled time is late (the generator could not keep up). */
 export const LATE_MS = 10;
+/**
+ * At most 1 send in this many may be late for the schedule to count as kept. A late send's
+ * latency still runs from its scheduled time, so lateness already counts against the p99; the
+ * rule only catches a generator that fell behind. On 2 cores shared with the server, a busy server
+ * delays a few sends in a thousand by a few ms past LATE_MS, whatever the mix: a stricter rule
+ * judged those delays instead of the server (docs/performance.md § Load).
+ */
+export const LATE_SHARE = 100;
 
 /** A deterministic generator in [0, 1). */
 export function random(seed: number) {
@@ -117,8 +125,8 @@ export interface OpenLoopResult {
   /** Requests answered per second of the run (from the first send to the last answer). */
   achieved: number;
   /**
-   * The schedule was kept: no request waited for a socket, and at most 1 in 1000 was sent late
-   * (a pause of the machine; its latency still counts from its time).
+   * The schedule was kept: no request waited for a socket, and at most 1 in {@link LATE_SHARE}
+   * was sent late (a pause of the machine; its latency still counts from its time).
    */
   onSchedule: boolean;
 }
@@ -190,6 +198,6 @@ export async function openLoop(
     atCap,
     maxInFlight: raw.maxInFlight,
     achieved: answers.length / (raw.elapsedMs / 1000),
-    onSchedule: atCap === 0 && late <= answers.length / 1000,
+    onSchedule: atCap === 0 && late <= answers.length / LATE_SHARE,
   };
 }

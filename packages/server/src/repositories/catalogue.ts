@@ -80,14 +80,17 @@ export async function findPublicProfile(db: Executor, id: string): Promise<Servi
   };
 }
 
-/** Keeps the have-vacancy flag equal to "has at least one open vacancy". */
+/**
+ * Keeps the have-vacancy flag equal to "has at least one open vacancy". The row is written only
+ * when the flag changes: a second vacancy, or an edit, leaves the service (its index entries, and
+ * the search work of its triggers) alone.
+ */
 export async function syncHaveVacancy(db: Executor, serviceId: string) {
+  const open = sql`exists (select 1 from ${vacancies} where ${vacancies.serviceId} = ${serviceId} and ${vacancies.isOpen})`;
   await db
     .update(services)
-    .set({
-      haveVacancy: sql`exists (select 1 from ${vacancies} where ${vacancies.serviceId} = ${serviceId} and ${vacancies.isOpen})`,
-    })
-    .where(eq(services.id, serviceId));
+    .set({ haveVacancy: open })
+    .where(and(eq(services.id, serviceId), sql`${services.haveVacancy} IS DISTINCT FROM ${open}`));
 }
 
 /** A service owned by the account, or null: the ownership check of every partner route. */
