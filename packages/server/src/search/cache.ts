@@ -661,18 +661,54 @@ async function watchPglite(client: PGlite, state: State): Promise<void> {
 const listeningClients = new WeakSet<pg.ClientBase>();
 
 /**
+ * Per pool, the server processes (backend pids) of its connections that LISTEN. PostgreSQL
+ * delivers a notification to every listening session: to each pooled connection and to the
+ * dedicated listener of every instance. Each is handled once: a write of this pool's own
+ * connections by the connection that made it (before the write returns), any other write by the
+ * dedicated listener.
+ */
+const ownBackends = new WeakMap<pg.Pool, Set<number>>();
+const backendsOf = (pool: pg.Pool) => {
+  let pids = ownBackends.get(pool);
+  if (!pids) ownBackends.set(pool, (pids = new Set()));
+  return pids;
+};
+const backendOf = (client: pg.ClientBase) =>
+  (client as unknown as { processID: number | null }).processID;
+
+/** A pooled connection starts listening: it handles the notifications of its own writes. */
+async function listenOnPooled(
+  pool: pg.Pool,
+  client: pg.ClientBase,
+  handle: (msg: pg.Notification) => void,
+): Promise<void> {
+  listeningClients.add(client);
+  const pid = backendOf(client);
+  client.on('notification', (msg: pg.Notification) => {
+    if (msg.channel === SEARCH_CHANNEL && msg.processId === pid) handle(msg);
+  });
+  client.once('end', () => {
+    if (pid !== null) backendsOf(pool).delete(pid);
+  });
+  // A primary that cannot LISTEN (a standby by mistake) still serves: the generation is read.
+  await client.query(`LISTEN ${SEARCH_CHANNEL}`).then(
+    () => {
+      if (pid !== null) backendsOf(pool).add(pid);
+    },
+    () => {},
+  );
+}
+
+/**
  * The primary pool's `onConnect` hook (db/index.ts): a new connection LISTENs before the pool
  * hands it out, so the notification of a write made on it arrives before the write returns.
  * A notification retires the pool's cached pages once the cache watches that pool.
  */
 export async function listenForSearch(pool: pg.Pool, client: pg.ClientBase): Promise<void> {
-  listeningClients.add(client);
-  client.on('notification', (msg: pg.Notification) => {
+  await listenOnPooled(pool, client, (msg) => {
     const state = states.get(pool);
-    if (msg.channel === SEARCH_CHANNEL && state) notified(state, msg.payload);
+    if (state) notified(state, msg.payload);
   });
-  // A primary that cannot LISTEN (a standby by mistake) still serves: the generation is read.
-  await client.query(`LISTEN ${SEARCH_CHANNEL}`).catch(() => {});
 }
 
 /**
@@ -682,16 +718,16 @@ export async function listenForSearch(pool: pg.Pool, client: pg.ClientBase): Pro
  * the generation read meanwhile. Does not wait for the dedicated connection.
  */
 async function watchPool(pool: pg.Pool, state: State): Promise<void> {
+  const handle = (msg: pg.Notification) => notified(state, msg.payload);
+  // The dedicated listener: the writes of other instances (this pool's are its connections').
   const onNotification = (msg: pg.Notification) => {
-    if (msg.channel === SEARCH_CHANNEL) notified(state, msg.payload);
+    if (msg.channel === SEARCH_CHANNEL && !backendsOf(pool).has(msg.processId)) handle(msg);
   };
   const onAcquire = (client: pg.PoolClient) => {
     if (listeningClients.has(client)) return;
-    listeningClients.add(client);
-    client.on('notification', onNotification);
     // A pool opened without listenForSearch: queued before the caller's query (pg 8 queues; a
     // deprecated use). On a hot standby it fails: nothing to listen to there.
-    client.query(`LISTEN ${SEARCH_CHANNEL}`).catch(() => {});
+    void listenOnPooled(pool, client, handle);
   };
   pool.on('acquire', onAcquire);
 

@@ -13,7 +13,7 @@ import { findPublicProfile } from '../../repositories/catalogue.js';
 import { cacheQuiet } from '../../__tests__/helpers/cache.js';
 import { TestClient } from '../../__tests__/helpers/client.js';
 import { startTestServer, type TestServer } from '../../__tests__/helpers/server.js';
-import { searchCacheListening, setSearchCache, type JsonBody } from '../cache.js';
+import { searchCacheListening, searchCacheView, setSearchCache, type JsonBody } from '../cache.js';
 import { searchServices, searchServicesJson, searchVacanciesJson } from '../index.js';
 import { insertCatalogue } from './catalogue.js';
 
@@ -292,5 +292,26 @@ describe('writes retire only what they change', () => {
       poruch_count_service_words: 1,
       poruch_notify_search_change: 1,
     });
+  });
+
+  it('each write is handled once, whichever connection or instance made it', async () => {
+    // PostgreSQL delivers a notification to every listening session: every pooled connection
+    // and the listener. Several connections of the pool are open here.
+    await Promise.all(
+      Array.from({ length: 4 }, () => server.database.db.execute(sql`SELECT pg_sleep(0.05)`)),
+    );
+    await cacheQuiet(server);
+    const seen = async () => (await searchCacheView(db())).seq;
+    const own = await seen();
+    // One notification per statement (no new words: those would notify too).
+    const mark = sql`UPDATE services SET used_count = used_count + 1 WHERE id = ${id('lawyer')}`;
+    await server.database.db.execute(mark);
+    // This process's own write: handled before it returned, by the connection that made it.
+    expect((await seen()) - own).toBe(1);
+    const before = await seen();
+    await write(mark);
+    await until(async () => (await seen()) > before);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await seen()) - before).toBe(1);
   });
 });
