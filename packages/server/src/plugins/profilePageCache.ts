@@ -56,7 +56,8 @@ export class ProfilePageCache<T extends object> {
       else {
         const touched = ProfilePageCache.touched(changes);
         if (touched.size)
-          for (const [k, kept] of this.entries) if (touched.has(kept.service)) this.entries.delete(k);
+          for (const [k, kept] of this.entries)
+            if (touched.has(kept.service)) this.entries.delete(k);
       }
     }
     this.seq = seq;
