@@ -7,7 +7,7 @@ export default defineConfig({
     // `pnpm backup` / `pnpm restore` without tsx (a production image): node dist/backup.js
     backup: 'src/cli/backup.ts',
     restore: 'src/cli/restore.ts',
-    // The worker thread that opens a snapshot to verify it (db/snapshots.ts).
+    // The snapshot's child process: it writes (gzips) and verifies snapshots (db/snapshots.ts).
     'snapshot-verify': 'src/db/snapshot-verify.ts',
   },
   format: ['esm'],

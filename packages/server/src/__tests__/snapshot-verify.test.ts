@@ -41,24 +41,32 @@ describe.skipIf(onPostgres)('snapshot verification in a child process', () => {
       return [];
     }
   };
-  /** The verifier's pid: this process's child that runs snapshot-verify, once it is there. */
-  const verifierPid = async () => {
-    for (let i = 0; i < 2400; i++) {
+  /** The pid of this process's child that runs snapshot-verify with `role` in its arguments. */
+  const childPid = async (role: (cmdline: string) => boolean) => {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
       for (const entry of await fs.readdir('/proc')) {
         if (!/^\d+$/.test(entry)) continue;
         try {
           const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
           const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
           const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-          if (ppid === process.pid && cmdline.includes('snapshot-verify')) return Number(entry);
+          if (ppid === process.pid && cmdline.includes('snapshot-verify') && role(cmdline)) {
+            return Number(entry);
+          }
         } catch {
           // Ended meanwhile.
         }
       }
-      await new Promise((r) => setTimeout(r, 25));
+      await new Promise((r) => setTimeout(r, 5));
     }
-    throw new Error('no verifier started');
+    throw new Error('no such child started');
   };
+  /** The verifier's pid, once it is there. */
+  const verifierPid = () => childPid((cmdline) => !cmdline.includes('--gzip'));
+  /** The pid of the snapshot writer that writes `partial`, once it is there. */
+  const writerPid = (partial: string) =>
+    childPid((cmdline) => cmdline.split('\0').join(' ').includes(`--gzip ${partial}`));
 
   beforeAll(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'poruch-verify-'));
@@ -129,6 +137,70 @@ describe.skipIf(onPostgres)('snapshot verification in a child process', () => {
     await fs.writeFile(damaged, whole.subarray(0, Math.floor(whole.length / 2)));
     await expect(verifySnapshot(damaged, { dataDir })).rejects.toThrow();
     expect(await scratches()).toEqual([]);
+  }, 300_000);
+
+  /** The files of the copies below in the snapshots' folder (whole or partial). */
+  const others = async () =>
+    (await fs.readdir(path.join(dataDir, 'backups'))).filter((n) =>
+      /^poruch-(child|cut)\./.test(n),
+    );
+
+  it('gzips and writes the copy in a child process at a low priority', async () => {
+    const target = path.join(dataDir, 'backups', 'poruch-child.pglite.tar.gz');
+    const dumping = dumpOnline(embedded.client, path.join(dataDir, 'db'), target);
+    dumping.catch(() => {}); // awaited below
+    let pid: number;
+    try {
+      pid = await writerPid(`${target}.partial`);
+      // Lowered by the server as soon as it was started, before the child's own threads.
+      expect(niceOf(pid)).toBe(VERIFIER_NICE);
+    } finally {
+      await dumping.catch(() => {});
+    }
+    const { bytes } = await dumping;
+    expect((await fs.stat(target)).size).toBe(bytes);
+    expect((await fs.stat(target)).mode & 0o777).toBe(0o600);
+    expect(existsSync(`/proc/${pid}`)).toBe(false);
+    expect(await verifySnapshot(target, { dataDir })).toEqual({
+      accounts: 0,
+      services: 1234,
+      vacancies: 0,
+      reports: 5,
+    });
+    await fs.rm(target);
+    expect(await others()).toEqual([]);
+  }, 300_000);
+
+  it('leaves no file and no child when the copy is cancelled or its writer fails', async () => {
+    const dbDir = path.join(dataDir, 'db');
+    const target = path.join(dataDir, 'backups', 'poruch-cut.pglite.tar.gz');
+    const partial = `${target}.partial`;
+
+    // Cancelled (the server stops) while the copy is under way.
+    const abort = new AbortController();
+    const cancelled = dumpOnline(embedded.client, dbDir, target, abort.signal);
+    cancelled.catch(() => {}); // awaited below
+    const cancelledPid = await writerPid(partial);
+    abort.abort(new Error('the server is stopping'));
+    await expect(cancelled).rejects.toThrow('the server is stopping');
+    expect(existsSync(`/proc/${cancelledPid}`)).toBe(false);
+    expect(await others()).toEqual([]);
+
+    // The writer killed (as the OS's out-of-memory killer would).
+    const killed = dumpOnline(embedded.client, dbDir, target);
+    killed.catch(() => {}); // awaited below
+    process.kill(await writerPid(partial), 'SIGKILL');
+    await expect(killed).rejects.toThrow(/the snapshot writer stopped \(signal SIGKILL\)/);
+    expect(await others()).toEqual([]);
+
+    // The writer cannot write its file: its own error, not the broken pipe's.
+    const failed = dumpOnline(embedded.client, dbDir, target);
+    failed.catch(() => {}); // awaited below
+    const failedPid = await writerPid(partial);
+    await fs.rm(partial);
+    await expect(failed).rejects.toThrow(/ENOENT.*poruch-cut\.pglite\.tar\.gz\.partial/);
+    expect(existsSync(`/proc/${failedPid}`)).toBe(false);
+    expect(await others()).toEqual([]);
   }, 300_000);
 
   it("removes a dead verifier's leftovers, not a running one's", async () => {

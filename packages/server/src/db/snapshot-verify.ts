@@ -1,23 +1,37 @@
 /**
- * The verifier of verifySnapshot (db/snapshots.ts), a child process of its own:
+ * The snapshot's child process (db/snapshots.ts runChild), in one of two roles. It lowers its own
+ * priority (every thread of it) first.
+ *
+ *   node snapshot-verify.js --gzip <file.partial>
+ *
+ * The writer of dumpOnline: gzips (level 1) the tar it reads on its standard input into the
+ * file (created empty by the server), fsyncs it and sends `{ done: true }` or `{ error }`. The
+ * server renames the file into place.
  *
  *   node snapshot-verify.js <snapshot.pglite.tar.gz> <scratch folder>
  *
- * It lowers its own priority (every thread of it), unpacks the snapshot into the scratch folder
- * as a stream (never the whole folder in memory), opens it there with PGlite (which replays the
- * snapshot's WAL) and counts the rows of the main tables; it sends `{ counts }` or `{ error }`
- * to the server and exits. The server removes the scratch folder once it exits, however it
- * ended.
+ * The verifier of verifySnapshot: it unpacks the snapshot into the scratch folder as a stream
+ * (never the whole folder in memory), opens it there with PGlite (which replays the snapshot's
+ * WAL) and counts the rows of the main tables; it sends `{ counts }` or `{ error }` to the
+ * server and exits. The server removes the scratch folder once it exits, however it ended.
  *
  * A process, not a thread of the server: a verification of 100k services unpacked 1.2 GB into a
  * worker thread's memory, and the server's checkpoints took up to 100 ms meanwhile
  * (docs/performance.md § Snapshots).
  */
-import { closeSync, createReadStream, mkdirSync, openSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  openSync,
+  writeSync,
+} from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createGunzip } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
 import { openEmbedded } from './embedded.js';
 import { COUNTED_TABLES, VERIFIER_NICE, type RowCounts } from './snapshots.js';
 
@@ -122,6 +136,22 @@ export async function unpackSnapshot(file: string, dir: string) {
   }
 }
 
+/** Gzips this process's standard input into `file` (it exists, empty) and fsyncs it. */
+async function gzipStdin(file: string) {
+  // Level 1: several times faster than the default, and the WAL's empty pages shrink anyway.
+  await pipeline(
+    process.stdin,
+    createGzip({ level: 1, chunkSize: 1024 * 1024 }),
+    createWriteStream(file, { flags: 'r+' }),
+  );
+  const handle = await fs.open(file, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Unpacks the snapshot into `scratch`, opens it there and counts the main tables' rows. */
 export async function verifyUnpacked(file: string, scratch: string): Promise<RowCounts> {
   const dbDir = path.join(scratch, 'db');
@@ -141,16 +171,17 @@ export async function verifyUnpacked(file: string, scratch: string): Promise<Row
   }
 }
 
-// Started as the verifier (not imported).
+// Started as the writer or the verifier (not imported).
 if (process.send && /snapshot-verify\.[jt]s$/.test(process.argv[1] ?? '')) {
   // The server went away (it stopped, or crashed): no one waits for the answer.
   process.on('disconnect', () => process.exit(1));
-  const [file, scratch] = [process.argv[2]!, process.argv[3]!];
+  const [first, second] = [process.argv[2]!, process.argv[3]!];
   lowerPriority()
-    .then(() => verifyUnpacked(file, scratch))
-    .then(
-      (counts) => ({ counts }),
-      (error: unknown) => ({ error: (error as Error)?.message ?? String(error) }),
+    .then((): Promise<object> =>
+      first === '--gzip'
+        ? gzipStdin(second).then(() => ({ done: true }))
+        : verifyUnpacked(first, second).then((counts) => ({ counts })),
     )
+    .catch((error: unknown) => ({ error: (error as Error)?.message ?? String(error) }))
     .then((message) => process.send!(message, () => process.exit(0)));
 }

@@ -12,25 +12,26 @@
  * (db/checkpoints.ts). No checkpoint of its own: `pg_backup_start` would write every page
  * changed since the last one while it holds PGlite. Only three small calls (the slot, the WAL's
  * end, the slot dropped) run on PGlite's (single) thread; the copy and the compression do not
- * hold it, so requests go on meanwhile.
+ * hold it, so requests go on meanwhile. This process only reads the files and pipes the tar to a
+ * child process at a low priority (db/snapshot-verify.ts `--gzip`, see writeSynced), which
+ * compresses it: gzip here took a core the server's thread then had to wait for.
  *
  * The file is a gzipped tarball in the layout of PGlite's `dumpDataDir`, so `pnpm restore` and
- * `loadDataDir` read it like any PGlite backup. It is written to a temporary name, synced and
- * renamed; then opened in a scratch instance (a child process at a low priority, off the
- * request path, see verifySnapshot) whose row counts go into a manifest beside it (`<file>.json`, written the same way). Only a snapshot
- * with a manifest counts as good: `pnpm restore --latest` and the start-up refusal name the
- * newest one.
+ * `loadDataDir` read it like any PGlite backup. The child writes it to a temporary name and
+ * syncs it; the server renames it; then it is opened in a scratch instance (a child process at a
+ * low priority, off the request path, see verifySnapshot) whose row counts go into a manifest
+ * beside it (`<file>.json`, written the same way). Only a snapshot with a manifest counts as
+ * good: `pnpm restore --latest` and the start-up refusal name the newest one.
  */
 import fs from 'node:fs/promises';
 import { fork } from 'node:child_process';
-import { constants as fsConstants, createWriteStream, readFileSync } from 'node:fs';
+import { constants as fsConstants, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
 import type { PGlite } from '@electric-sql/pglite';
 import { createPrivateFile, ensurePrivateDir, writePrivateFile } from '../lib/private-files.js';
 
@@ -123,7 +124,8 @@ async function* fileBytes(file: string, size: number) {
   try {
     let at = 0;
     while (at < size) {
-      const buffer = Buffer.alloc(Math.min(CHUNK, size - at));
+      // Not zero-filled: only the bytes read are handed on.
+      const buffer = Buffer.allocUnsafe(Math.min(CHUNK, size - at));
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
       if (bytesRead === 0) {
         yield Buffer.alloc(size - at);
@@ -171,26 +173,18 @@ async function* tarTree(
   }
 }
 
-/** Writes a file from `chunks` through `<file>.partial`, fsyncs it and renames it into place. */
-async function writeSynced(file: string, chunks: AsyncIterable<Buffer>) {
+/**
+ * Writes a file from `chunks` through `<file>.partial`, fsynced and renamed into place. The
+ * compression and the writing run in a child process at a low priority (db/snapshot-verify.ts,
+ * `--gzip`): this process only hands it the tar's bytes through a pipe. gzip in this process
+ * (libuv's thread pool) took a whole core, so on two cores the server's thread waited for one
+ * (its event loop's longest delay during a copy of 10k services: 88.7 ms instead of 28).
+ */
+async function writeSynced(file: string, chunks: AsyncIterable<Buffer>, signal?: AbortSignal) {
   const tmp = `${file}.partial`;
   await createPrivateFile(tmp);
   try {
-    // Level 1: several times faster than the default, and the WAL's empty pages shrink anyway.
-    // Output in 1 MB pieces: each piece costs the compressor a turn of the event loop, which a
-    // busy server gives it only between requests (with the default 16 KB a copy of 100k services
-    // ran for over an hour while a stream of reads went on).
-    await pipeline(
-      Readable.from(chunks),
-      createGzip({ level: 1, chunkSize: CHUNK }),
-      createWriteStream(tmp, { flags: 'r+' }),
-    );
-    const handle = await fs.open(tmp, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await runChild(['--gzip', tmp], 'the snapshot writer', { signal, stdin: chunks });
     await fs.rename(tmp, file);
     await syncDir(path.dirname(file));
   } catch (error) {
@@ -283,14 +277,17 @@ export async function dumpOnline(
       );
       yield Buffer.alloc(1024); // end of archive
     };
-    await writeSynced(file, chunks());
+    await writeSynced(file, chunks(), signal);
     return { bytes: (await fs.stat(file)).size, pauseMs };
   } finally {
     await call(`SELECT pg_drop_replication_slot('${SLOT}')`).catch(() => {});
   }
 }
 
-/** The nice value the verifier runs at: the server goes first when both want a core. */
+/**
+ * The nice value the snapshot's child processes (the writer and the verifier) run at: the server
+ * goes first when they want a core.
+ */
 export const VERIFIER_NICE = 10;
 
 /** Scratch folders of the verifiers: `DATA_DIR/backups/.verify/<pid>-<n>`. */
@@ -330,10 +327,11 @@ export async function removeVerifyLeftovers(dataDir: string) {
 }
 
 /**
- * The verifier's program and the node options that run it: `snapshot-verify.js` beside the
- * bundle (dist), else the TypeScript source through tsx's loader (development and tests).
+ * The snapshot's child program (the writer and the verifier) and the node options that run it:
+ * `snapshot-verify.js` beside the bundle (dist), else the TypeScript source through tsx's loader
+ * (development and tests).
  */
-async function verifierProgram(): Promise<{ program: string; execArgv: string[] }> {
+async function childProgram(): Promise<{ program: string; execArgv: string[] }> {
   const js = new URL('./snapshot-verify.js', import.meta.url);
   const exists = await fs.access(js).then(
     () => true,
@@ -345,6 +343,97 @@ async function verifierProgram(): Promise<{ program: string; execArgv: string[] 
     program: fileURLToPath(new URL('./snapshot-verify.ts', import.meta.url)),
     execArgv: ['--import', tsx],
   };
+}
+
+/** What the child sends before it exits. */
+interface ChildMessage {
+  counts?: RowCounts;
+  done?: true;
+  error?: string;
+}
+
+/**
+ * Pipes `source` into a child's standard input. On an error of the source (a file that cannot be
+ * read, an abort) it kills the child, whose error would only be the broken pipe's.
+ */
+async function feed(
+  source: AsyncIterable<Buffer>,
+  input: NodeJS.WritableStream,
+  kill: () => void,
+): Promise<{ source?: unknown; pipe?: unknown } | undefined> {
+  let failed: { source: unknown } | undefined;
+  const guarded = async function* () {
+    try {
+      yield* source;
+    } catch (error) {
+      failed = { source: error };
+      kill();
+      throw error;
+    }
+  };
+  try {
+    await pipeline(Readable.from(guarded()), input);
+    return undefined;
+  } catch (error) {
+    return failed ?? { pipe: error };
+  }
+}
+
+/**
+ * Runs the snapshot's child program with `args` at VERIFIER_NICE (db/snapshot-verify.ts), feeds
+ * it `stdin` when given, and resolves to its message once it has exited. Rejects with its error,
+ * or, when it stopped without one, with how it ended (`<who> stopped (signal SIGKILL)`) and the
+ * last line of its standard error. An abort kills it; it never outlives the call.
+ */
+async function runChild(
+  args: string[],
+  who: string,
+  { signal, stdin }: { signal?: AbortSignal; stdin?: AsyncIterable<Buffer> },
+): Promise<ChildMessage> {
+  signal?.throwIfAborted();
+  const { program, execArgv } = await childProgram();
+  const child = fork(program, args, {
+    execArgv,
+    stdio: [stdin ? 'pipe' : 'ignore', 'ignore', 'pipe', 'ipc'],
+    serialization: 'json',
+  });
+  // At once, before it starts its threads (they inherit it); the child lowers any it started.
+  try {
+    if (child.pid) os.setPriority(child.pid, VERIFIER_NICE);
+  } catch {
+    // Not allowed here: the child tries too.
+  }
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-2000);
+  });
+  const kill = () => child.kill('SIGKILL');
+  signal?.addEventListener('abort', kill);
+  try {
+    const [message, exit, fed] = await Promise.all([
+      new Promise<ChildMessage | undefined>((resolve) => {
+        child.once('message', resolve);
+        child.once('exit', () => resolve(undefined));
+      }),
+      new Promise<string>((resolve, reject) => {
+        child.once('error', reject);
+        child.once('exit', (code, sig) => resolve(sig ? `signal ${sig}` : `exit ${code}`));
+      }),
+      stdin && feed(stdin, child.stdin!, kill),
+    ]);
+    signal?.throwIfAborted();
+    if (message?.error) throw new Error(message.error);
+    if (fed?.source) throw fed.source;
+    // A broken pipe: the child stopped (said below), or it did not read all (it cannot be done).
+    if (fed?.pipe && message) throw fed.pipe;
+    if (message) return message;
+    throw new Error(
+      `${who} stopped (${exit})${stderr.trim() ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
+    );
+  } finally {
+    signal?.removeEventListener('abort', kill);
+    if (child.exitCode === null && child.signalCode === null) kill();
+  }
 }
 
 /**
@@ -365,45 +454,9 @@ export async function verifySnapshot(
   await ensurePrivateDir(verifyDir(dataDir));
   running.add(name);
   try {
-    const { program, execArgv } = await verifierProgram();
-    const child = fork(program, [file, scratch], {
-      execArgv,
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'json',
-    });
-    // At once, before it starts its threads (they inherit it); the child lowers any it started.
-    try {
-      if (child.pid) os.setPriority(child.pid, VERIFIER_NICE);
-    } catch {
-      // Not allowed here: the child tries too.
-    }
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-2000);
-    });
-    const kill = () => child.kill('SIGKILL');
-    signal?.addEventListener('abort', kill);
-    try {
-      const [message, exit] = await Promise.all([
-        new Promise<{ counts?: RowCounts; error?: string } | undefined>((resolve) => {
-          child.once('message', resolve);
-          child.once('exit', () => resolve(undefined));
-        }),
-        new Promise<string>((resolve, reject) => {
-          child.once('error', reject);
-          child.once('exit', (code, sig) => resolve(sig ? `signal ${sig}` : `exit ${code}`));
-        }),
-      ]);
-      signal?.throwIfAborted();
-      if (message?.counts) return message.counts;
-      throw new Error(
-        message?.error ??
-          `the verifier stopped (${exit})${stderr.trim() ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
-      );
-    } finally {
-      signal?.removeEventListener('abort', kill);
-      if (child.exitCode === null && child.signalCode === null) kill();
-    }
+    const { counts } = await runChild([file, scratch], 'the verifier', { signal });
+    if (!counts) throw new Error('the verifier sent no counts');
+    return counts;
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
     running.delete(name);
