@@ -7,8 +7,8 @@ export default defineConfig({
     // `pnpm backup` / `pnpm restore` without tsx (a production image): node dist/backup.js
     backup: 'src/cli/backup.ts',
     restore: 'src/cli/restore.ts',
-    // The snapshot's child process: it writes (gzips) and verifies snapshots (db/snapshots.ts).
-    'snapshot-verify': 'src/db/snapshot-verify.ts',
+    // The snapshot's helper and verifier processes (db/snapshots.ts, db/snapshot-child.ts).
+    'snapshot-child': 'src/db/snapshot-child.ts',
   },
   format: ['esm'],
   platform: 'node',

@@ -3,46 +3,57 @@
  * that keep it short, keep requests waiting, at 100k synthetic services (docs/performance.md
  * § Snapshots).
  *
- *   pnpm --filter @poruch/server bench backup [--quick] [--services 100000]
+ *   pnpm --filter @poruch/server bench backup [--quick] [--services 100000] [--data <dir>]
+ *     [--no-compare]
  *
- * The server (buildApp on a port, with its checkpointer) runs on a PGlite folder with the
- * synthetic catalogue. In every phase two streams run: a probe sends one database read after
- * the other (`GET /api/v1/services`, a page of the list) and a writer renames one service every
- * 200 ms (SQL on the same PGlite; a rename rewrites its search columns and indexes, ~100 KB of
- * WAL); the event loop's delay is sampled at 1 ms. After a warm-up, in one run: the streams alone
- * (the baseline: the checkpointer's own pauses), the online snapshot's copy (db/snapshots.ts)
- * and its verification in a worker thread, the previous method for comparison (the checkpointer
- * off for a phase, then `pg_backup_start` … `pg_backup_stop`, whose checkpoint writes every page
- * changed since the last one), and PGlite's own `dumpDataDir('gzip')`, which holds the database
- * for the whole dump. Reported per phase: the reads' p50 / p99 / longest, the writes' longest,
- * the longest event-loop delay, the longest checkpoint of the checkpointer, the WAL since the
- * last checkpoint at the end, and the longest hold of PGlite by the snapshot (or the backup
- * calls). PGlite only: on PostgreSQL the server takes no snapshots.
+ * The server (buildApp on a port, with its checkpointer and its snapshot helper) runs in this
+ * process on a PGlite folder with the synthetic catalogue. In every phase two streams run: a probe
+ * sends a read every 20 ms on a fixed schedule (open loop: a profile, `GET /api/v1/services/:id`,
+ * then `/healthz`, in turn), each timed from when it was due, so a held event loop shows in full;
+ * and a writer renames one service every 200 ms (SQL on the same PGlite; a rename rewrites its
+ * search columns and indexes, ~100 KB of WAL). The event loop's delay is sampled at 1 ms. After a
+ * warm-up, in one run: the streams alone (the baseline: the checkpointer's own pauses), the
+ * online snapshot's copy (db/snapshots.ts: the server's three calls, the helper's copy and gzip)
+ * and its verification (a process the helper starts); then, for comparison, unless
+ * `--no-compare`: starting one process from the server (what each snapshot did before the
+ * helper), the checkpointer off for a phase then `pg_backup_start` … `pg_backup_stop` (its
+ * checkpoint writes every page changed since the last one), and PGlite's own
+ * `dumpDataDir('gzip')`, which holds the database for the whole dump. Reported per phase: the
+ * probe's p50 / p99 / longest, the writes' longest, the longest event-loop delay, the
+ * checkpointer's checkpoints (how many, mean, longest, and where the longest one's time went), the
+ * server's garbage collections, the WAL since the last checkpoint at the end, and the longest hold
+ * of PGlite by the snapshot. PGlite only: on PostgreSQL the server takes no snapshots.
+ *
+ * `--data <dir>`: the catalogue is seeded once into `<dir>/synthetic-<n>` and copied for each run
+ * (seeding 100k takes about 10 minutes).
  */
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { spawn } from 'node:child_process';
 import { walSinceCheckpoint } from '../src/db/checkpoints.js';
 import { dumpOnline, verifySnapshot } from '../src/db/snapshots.js';
 import { benchArgs, pct, serveApp, syntheticDatabase } from './common.js';
 
 const args = benchArgs({
   services: { type: 'string' },
-  // Leave out the verification in a worker thread (the method before, for comparison).
-  'no-worker': { type: 'boolean' },
+  data: { type: 'string' },
+  // Leave out the phases for comparison (the methods before).
+  'no-compare': { type: 'boolean' },
 });
 const SERVICES = Number(args.services ?? (args.quick ? 10_000 : 100_000));
 const PHASE_MS = args.quick ? 3000 : 8000;
 const WRITE_EVERY_MS = 200;
+const PROBE_EVERY_MS = 20;
 
 console.error(`seeding ${SERVICES} synthetic services on PGlite…`);
-const seeded = await syntheticDatabase(SERVICES, 'poruch-bench-backup');
+const seeded = await syntheticDatabase(SERVICES, 'poruch-bench-backup', undefined, {
+  reuse: args.data ? String(args.data) : undefined,
+});
 const database = await seeded.open();
-const server = await serveApp(database);
+// No snapshot of its own on the schedule: the bench takes them.
+const server = await serveApp(database, { BACKUP_INTERVAL_MINUTES: '0' });
 const client = database.embedded!.client;
 const checkpoints = server.app.checkpoints!;
 /**
@@ -128,15 +139,26 @@ async function phase(name: string, work: () => Promise<string | undefined>): Pro
   const writes: number[] = [];
   let stop = false;
   const probe = (async () => {
-    let page = 1;
+    const sent: Promise<void>[] = [];
+    let next = performance.now();
+    let n = 0;
     while (!stop) {
-      const t = performance.now();
-      const res = await fetch(
-        `${server.base}/api/v1/services?pageSize=20&page=${(page++ % 50) + 1}`,
+      const due = next;
+      const url =
+        n++ % 2
+          ? `${server.base}/healthz`
+          : `${server.base}/api/v1/services/${ids[n % ids.length]}`;
+      sent.push(
+        fetch(url)
+          .then((res) => res.arrayBuffer())
+          .then(() => {
+            reads.push(performance.now() - due);
+          }),
       );
-      await res.arrayBuffer();
-      reads.push(performance.now() - t);
+      next += PROBE_EVERY_MS;
+      await sleep(Math.max(0, next - performance.now()));
     }
+    await Promise.all(sent);
   })();
   const writer = (async () => {
     let next = performance.now();
@@ -196,98 +218,64 @@ phases.push(
     return `snapshot held PGlite ${ms(pauseMs)}; ${(bytes / 1e6).toFixed(1)} MB`;
   }),
 );
-/**
- * The verification as it was before, for comparison: a worker thread of this process unpacks the
- * whole snapshot into an in-memory PGlite (its thread at nice 10) and counts the services.
- */
-async function verifyInWorker(file: string): Promise<number> {
-  const require = createRequire(import.meta.url);
-  const pglite = pathToFileURL(require.resolve('@electric-sql/pglite')).href.replace(
-    /index\.cjs$/,
-    'index.js',
-  );
-  const contrib = (name: string) =>
-    pathToFileURL(require.resolve(`@electric-sql/pglite/contrib/${name}`)).href.replace(
-      /\.cjs$/,
-      '.js',
-    );
-  const code = `
-    const { parentPort, workerData } = require('node:worker_threads');
-    const fs = require('node:fs/promises');
-    try { require('node:os').setPriority(10); } catch {}
-    (async () => {
-      const { PGlite } = await import(${JSON.stringify(pglite)});
-      const { pg_trgm } = await import(${JSON.stringify(contrib('pg_trgm'))});
-      const { unaccent } = await import(${JSON.stringify(contrib('unaccent'))});
-      const db = await PGlite.create({ extensions: { pg_trgm, unaccent },
-        loadDataDir: new Blob([await fs.readFile(workerData.file)]) });
-      const { rows } = await db.query('SELECT count(*)::int AS n FROM services');
-      await db.close();
-      parentPort.postMessage(rows[0].n);
-    })().catch((e) => parentPort.postMessage(String(e)));`;
-  const worker = new Worker(code, { eval: true, workerData: { file } });
-  const n = await new Promise<unknown>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  await worker.terminate();
-  if (typeof n !== 'number') throw new Error(String(n));
-  return n;
-}
-
 let verifyMs = 0;
 phases.push(
-  await phase('online snapshot: verification (child process)', async () => {
+  await phase('online snapshot: verification (a process the helper starts)', async () => {
     const t = performance.now();
     const counts = await verifySnapshot(file, { dataDir: seeded.dataDir });
     verifyMs = performance.now() - t;
     return `${counts.services} services counted in ${(verifyMs / 1000).toFixed(1)} s`;
   }),
 );
-if (!args['no-worker']) {
+const compare = !args['no-compare'];
+if (compare) {
   phases.push(
-    await phase('before, for comparison: verification in a worker thread', async () => {
+    await phase('for comparison: the server starts one process', async () => {
       const t = performance.now();
-      const n = await verifyInWorker(file);
-      return `${n} services counted in ${((performance.now() - t) / 1000).toFixed(1)} s`;
+      const child = spawn('/bin/true');
+      const held = performance.now() - t;
+      await new Promise((r) => child.once('exit', r));
+      const rss = process.memoryUsage().rss / 1e6;
+      await sleep(1000);
+      return `spawn held the thread ${ms(held)} at ${rss.toFixed(0)} MB RSS`;
+    }),
+  );
+  phases.push(
+    await phase(
+      'before, for comparison: no checkpointer, then pg_backup_start … pg_backup_stop',
+      async () => {
+        await checkpoints.stop();
+        try {
+          await wait();
+          const hold = async (query: string) => {
+            const t = performance.now();
+            await client.query(query);
+            return performance.now() - t;
+          };
+          const start = await hold(`SELECT pg_backup_start('bench', true)`);
+          await sleep(1000);
+          const stop = await hold('SELECT pg_backup_stop(false)');
+          return `pg_backup_start held PGlite ${ms(start)}, pg_backup_stop ${ms(stop)}`;
+        } finally {
+          checkpoints.start();
+        }
+      },
+    ),
+  );
+  phases.push(
+    await phase("PGlite's dumpDataDir('gzip'), for comparison", async () => {
+      const dump = await client.dumpDataDir('gzip');
+      return `${(dump.size / 1e6).toFixed(1)} MB`;
     }),
   );
 }
-phases.push(
-  await phase(
-    'before, for comparison: no checkpointer, then pg_backup_start … pg_backup_stop',
-    async () => {
-      await checkpoints.stop();
-      try {
-        await wait();
-        const hold = async (query: string) => {
-          const t = performance.now();
-          await client.query(query);
-          return performance.now() - t;
-        };
-        const start = await hold(`SELECT pg_backup_start('bench', true)`);
-        await sleep(1000);
-        const stop = await hold('SELECT pg_backup_stop(false)');
-        return `pg_backup_start held PGlite ${ms(start)}, pg_backup_stop ${ms(stop)}`;
-      } finally {
-        checkpoints.start();
-      }
-    },
-  ),
-);
-phases.push(
-  await phase("PGlite's dumpDataDir('gzip'), for comparison", async () => {
-    const dump = await client.dumpDataDir('gzip');
-    return `${(dump.size / 1e6).toFixed(1)} MB`;
-  }),
-);
 
 console.log(
-  `\n${SERVICES} synthetic services on PGlite; one probe read after another, a rename every ` +
-    `${WRITE_EVERY_MS} ms.\n`,
+  `\n${SERVICES} synthetic services on PGlite; a probe read due every ${PROBE_EVERY_MS} ms ` +
+    `(a profile, then /healthz), timed from when it was due; a rename every ${WRITE_EVERY_MS} ms.\n`,
 );
 console.log(
-  '| phase | duration | reads | p50 | p99 | longest | writes, longest | event loop, longest delay | checkpoints: n, mean, longest | longest checkpoint: on a core, waiting for one, page faults | server GC: longest, total | WAL since checkpoint | note |',
+  '| phase | duration | probe reads | p50 | p99 | longest | writes, longest | event loop, longest delay | checkpoints: n, mean, longest | longest checkpoint: on a core, waiting for one, page faults | server GC: longest, total | WAL since checkpoint | note |',
 );
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const p of phases) {

@@ -181,18 +181,36 @@ export async function startServerProcess(env: Record<string, string>) {
  * `services` synthetic services (seed 1, marked as the demo seed so the server does not seed) in
  * a closed database for a server process: PGlite in a new folder, or with `pgServerUrl` (`--pg`;
  * '' is the throwaway server, see {@link benchPostgres}) a throwaway PostgreSQL database. `env`
- * is DATA_DIR (and DATABASE_URL); `remove` deletes both.
+ * is DATA_DIR (and DATABASE_URL); `remove` deletes both. With `reuse` (a bench's `--data`), a
+ * PGlite catalogue seeded once is kept in `<reuse>/synthetic-<services>` and copied for each
+ * run (seeding 100k takes minutes; each run gets its own copy to change).
  */
-export async function syntheticDatabase(services: number, prefix: string, pgServerUrl?: string) {
+export async function syntheticDatabase(
+  services: number,
+  prefix: string,
+  pgServerUrl?: string,
+  { reuse }: { reuse?: string } = {},
+) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `${prefix}-`));
   const pgDb = pgServerUrl !== undefined ? await postgresDatabase(pgServerUrl) : null;
-  const database = pgDb?.database ?? (await openDatabase({ dataDir: path.join(dataDir, 'db') }));
-  await seedSynthetic(database.db, { services, seed: 1 });
-  await database.db
-    .insert(settings)
-    .values({ key: DEMO_SEED_KEY, value: 'synthetic' })
-    .onConflictDoNothing();
-  await database.close();
+  // A PGlite folder seeded by an earlier run with the same count (`--data`): copied, not seeded.
+  const seeded = reuse && !pgDb ? path.join(reuse, `synthetic-${services}`) : undefined;
+  if (seeded && (await fs.stat(path.join(seeded, 'PG_VERSION')).catch(() => null))) {
+    console.error(`copying the ${services} services seeded in ${seeded}…`);
+    await fs.cp(seeded, path.join(dataDir, 'db'), { recursive: true });
+  } else {
+    const database = pgDb?.database ?? (await openDatabase({ dataDir: path.join(dataDir, 'db') }));
+    await seedSynthetic(database.db, { services, seed: 1 });
+    await database.db
+      .insert(settings)
+      .values({ key: DEMO_SEED_KEY, value: 'synthetic' })
+      .onConflictDoNothing();
+    await database.close();
+    if (seeded) {
+      await fs.rm(seeded, { recursive: true, force: true });
+      await fs.cp(path.join(dataDir, 'db'), seeded, { recursive: true });
+    }
+  }
   return {
     dataDir,
     url: pgDb?.url,

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -8,6 +7,7 @@ import {
   goodSnapshots,
   SnapshotFailure,
   removeVerifyLeftovers,
+  snapshotHelper,
   takeSnapshot,
   type SnapshotResult,
 } from '../db/snapshots.js';
@@ -23,50 +23,6 @@ declare module 'fastify' {
 }
 
 export type SnapshotStage = 'snapshot' | 'verify' | 'command';
-
-/**
- * Runs BACKUP_COMMAND with the snapshot's path as "$1" (appended to the command when it does not
- * use "$1"), in its own process group, killed after `timeoutMs`. Rejects on a failure.
- */
-export function runBackupCommand(command: string, file: string, timeoutMs: number): Promise<void> {
-  const script = /\$\{?1\b/.test(command) ? command : `${command} "$1"`;
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', script, 'poruch-backup', file], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      detached: true,
-      env: { ...process.env, PORUCH_SNAPSHOT: file },
-    });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => {
-      if (stderr.length < 4000) stderr += c.toString();
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0 && !timedOut) resolve();
-      else
-        reject(
-          new Error(
-            timedOut
-              ? `BACKUP_COMMAND did not finish in ${timeoutMs / 1000} s and was killed`
-              : `BACKUP_COMMAND failed (${signal ?? `exit ${code}`})${stderr ? `: ${stderr.trim()}` : ''}`,
-          ),
-        );
-    });
-  });
-}
 
 interface SnapshotsOptions {
   client: Embedded['client'];
@@ -105,6 +61,8 @@ export class Snapshots {
   }
 
   async start() {
+    // Now, before the server serves and while its memory is small (see SnapshotHelper).
+    await snapshotHelper.start();
     await removeVerifyLeftovers(this.o.dataDir);
     const [latest] = await goodSnapshots(this.o.dataDir);
     this.lastGood = latest ? new Date(latest.createdAt) : null;
@@ -166,10 +124,15 @@ export class Snapshots {
     );
     if (env.BACKUP_COMMAND) {
       try {
-        await runBackupCommand(
-          env.BACKUP_COMMAND,
-          result.file,
-          env.BACKUP_COMMAND_TIMEOUT_SECONDS * 1000,
+        // Run by the snapshot helper: the server starts no process while it serves.
+        await snapshotHelper.run(
+          {
+            job: 'command',
+            command: env.BACKUP_COMMAND,
+            file: result.file,
+            timeoutMs: env.BACKUP_COMMAND_TIMEOUT_SECONDS * 1000,
+          },
+          { signal: this.stopping.signal },
         );
         log.info({ file: path.basename(result.file) }, 'BACKUP_COMMAND copied the snapshot');
       } catch (err) {
