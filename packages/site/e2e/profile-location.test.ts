@@ -5,12 +5,14 @@
  * service, the maps-app link per kind of device, and no section for an online-only service.
  * One server and one browser for the file; needs `pnpm build` (server and site).
  */
+import { createServer } from 'node:http';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createI18n, translator } from '@poruch/core';
 import { openDatabase, seedServiceRows } from '@poruch/server/testing';
 import {
+  freePort,
   launchBrowser,
   makeDataDir,
   screenshot,
@@ -327,4 +329,116 @@ describe('profile location', () => {
     await screenshot(page, 'profile-location-hidden-en');
     await ctx.close();
   });
+
+  it('nothing moves when the page arrives in parts and is painted before it is all parsed', async () => {
+    // A slow phone or network paints what it has parsed so far (here: the page stops for a
+    // moment after the header menu's links, or after the profile's flag before its country's
+    // name) and the app replaces it later: what arrives after must not move what was painted.
+    // Every shift is kept with what moved, for the failure message.
+    const shifts: string[] = [];
+    for (const [id, query, width, after] of [
+      [ids.hidden, '?lang=en_GB', 1280, '</ul>'],
+      [ids.onMap, '', 1280, '/pl.svg">'],
+      [ids.online, '?lang=en_GB', 375, '/pl.svg">'],
+    ] as const) {
+      const proxy = await pausingProxy(server.baseUrl, `/services/${id}`, after);
+      const ctx = await context({ width });
+      await ctx.addInitScript(() => {
+        const w = window as unknown as { __shifts: string[] };
+        w.__shifts = [];
+        const name = (node: Node | null) =>
+          node instanceof Element
+            ? `${node.localName}.${node.getAttribute('class') ?? ''}`
+            : `${node?.nodeName ?? 'a removed node'}`;
+        const rect = (r: DOMRectReadOnly) => `(${r.x},${r.y} ${r.width}x${r.height})`;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as (PerformanceEntry & {
+            value: number;
+            sources: { node: Node | null; previousRect: DOMRect; currentRect: DOMRect }[];
+          })[])
+            w.__shifts.push(
+              `${e.value.toFixed(5)}: ${e.sources
+                .map((s) => `${name(s.node)} ${rect(s.previousRect)} -> ${rect(s.currentRect)}`)
+                .join('; ')}`,
+            );
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      try {
+        const page = await ctx.newPage();
+        await page.goto(`${proxy.origin}/services/${id}${query}`);
+        // The app has replaced the first screen, and the login state is known (no request left).
+        await page.locator('[data-screen="profile"]').waitFor();
+        await page.waitForLoadState('networkidle');
+        await page.evaluate(
+          () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+        );
+        expect(proxy.paused(), 'the page was sent in two parts').toBe(true);
+        for (const s of await page.evaluate(
+          () => (window as unknown as { __shifts: string[] }).__shifts,
+        ))
+          shifts.push(`${query || 'ua'} ${width}px, paused after ${after}: ${s}`);
+      } finally {
+        await ctx.close();
+        await proxy.stop();
+      }
+    }
+    expect(shifts).toEqual([]);
+  });
 });
+
+/**
+ * A proxy in front of the server on another loopback port that sends the page at `pagePath` in
+ * two parts, half a second apart: up to and including the first `after` in its HTML, then the
+ * rest (a slow network's pause, long enough for the browser to paint the first part). Every
+ * other request is passed through as it is.
+ */
+async function pausingProxy(target: string, pagePath: string, after: string) {
+  let paused = false;
+  const port = await freePort();
+  const proxy = createServer((req, res) => {
+    void (async () => {
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && k !== 'host' && k !== 'accept-encoding') headers.set(k, v);
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body =
+        req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks);
+      const answer = await fetch(`${target}${req.url}`, {
+        method: req.method,
+        headers,
+        body,
+        redirect: 'manual',
+      });
+      const out = Buffer.from(await answer.arrayBuffer());
+      const kept: Record<string, string[]> = {};
+      answer.headers.forEach((v, k) => {
+        if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(k))
+          (kept[k] ??= []).push(v);
+      });
+      // Several Set-Cookie headers stay several.
+      const cookies = answer.headers.getSetCookie();
+      if (cookies.length) kept['set-cookie'] = cookies;
+      res.writeHead(answer.status, kept);
+      const at = out.indexOf(after);
+      if (new URL(req.url ?? '/', target).pathname !== pagePath || at < 0) {
+        res.end(out);
+        return;
+      }
+      res.write(out.subarray(0, at + after.length));
+      paused = true;
+      await new Promise((r) => setTimeout(r, 500));
+      res.end(out.subarray(at + after.length));
+    })().catch((err: unknown) => res.destroy(err as Error));
+  });
+  await new Promise<void>((resolve) => proxy.listen(port, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    paused: () => paused,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  };
+}

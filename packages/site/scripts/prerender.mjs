@@ -122,10 +122,10 @@ function localiseHead(html, head, locale) {
       () => `<meta name="description" content="${escapeHtml(head.description)}" />`,
     )
     .replace(
-      /<noscript>[^<]*<\/noscript>/,
-      () => `<noscript>${escapeHtml(head.noscript)}</noscript>`,
+      /<noscript([^>]*)>[^<]*<\/noscript>/,
+      (_, attributes) => `<noscript${attributes}>${escapeHtml(head.noscript)}</noscript>`,
     );
-  for (const part of ['data-locale=', '<title>', 'name="description" content="', '<noscript>']) {
+  for (const part of ['data-locale=', '<title>', 'name="description" content="', '<noscript']) {
     if (!out.includes(part)) throw new Error(`[poruch] prerender: no ${part} in dist/index.html`);
   }
   return out;

@@ -38,8 +38,8 @@ export const MENU: readonly MenuItem[] = [
 ];
 
 /**
- * The items to show. While the login state is unknown, items that depend on it are hidden so
- * the menu does not flash the wrong ones.
+ * The items to show. While the login state is unknown, items that depend on it are left out;
+ * the header asks for the logged-out ones then and keeps their place unseen (SiteHeader.tsx).
  */
 export function visibleItems(
   status: 'unknown' | 'logged_in' | 'logged_out',

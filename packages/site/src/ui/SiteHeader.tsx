@@ -14,7 +14,11 @@ export function SiteHeader() {
   const { path } = useLocation();
   const [open, setOpen] = useState(false);
   const panelId = useId();
-  const items = visibleItems(status, locale);
+  // While the login state is unknown (the first paint, before the app's check answers) the
+  // logged-out items hold their place unseen: the menu is right-aligned, so items appearing then
+  // would move every link before them. Most visitors are logged out, and theirs then just show.
+  const pending = status === 'unknown';
+  const items = visibleItems(pending ? 'logged_out' : status, locale);
 
   useEffect(() => onNavigationEnd(() => setOpen(false)), []);
 
@@ -58,7 +62,12 @@ export function SiteHeader() {
         <nav id={panelId} className="menu" data-open={open} aria-label={t('menu.label')}>
           <ul className="menu__list">
             {items.map((item) => (
-              <li key={item.name}>
+              <li
+                key={item.name}
+                {...(pending && (item.loggedOutOnly || item.loggedInOnly)
+                  ? { className: 'menu__pending', inert: true, 'aria-hidden': true }
+                  : {})}
+              >
                 {item.action === 'logout' ? (
                   <button
                     type="button"
