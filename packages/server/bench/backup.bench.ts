@@ -120,6 +120,8 @@ interface Phase {
   reads: number[];
   writes: number[];
   loopMaxMs: number;
+  /** The longest gap between two 1-ms ticks, split by the thread's counters. */
+  gap: Held | null;
   checkpointMs: number;
   checkpointMeanMs: number;
   checkpoints: number;
@@ -134,10 +136,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let renamed = 0;
 
 /** Runs `work` while the probe reads, the writer writes and the event loop is watched. */
-async function phase(name: string, work: () => Promise<string | undefined>): Promise<Phase> {
+async function phase(
+  name: string,
+  work: () => Promise<string | undefined>,
+  { streams = true } = {},
+): Promise<Phase> {
   const reads: number[] = [];
   const writes: number[] = [];
-  let stop = false;
+  let stop = !streams;
   const probe = (async () => {
     const sent: Promise<void>[] = [];
     let next = performance.now();
@@ -180,10 +186,30 @@ async function phase(name: string, work: () => Promise<string | undefined>): Pro
   const spent = checkpoints.totalMs;
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  // The longest gap between two ticks of a 1-ms timer, and where the thread's time went meanwhile.
+  let gap: Held | null = null;
+  let lastTick = performance.now();
+  let lastCounters = threadCounters();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    const counters = threadCounters();
+    if (!gap || now - lastTick > gap.ms) {
+      gap = {
+        ms: now - lastTick,
+        runMs: counters.run - lastCounters.run,
+        queueMs: counters.queue - lastCounters.queue,
+        minflt: counters.minflt - lastCounters.minflt,
+        majflt: counters.majflt - lastCounters.majflt,
+      };
+    }
+    lastTick = now;
+    lastCounters = counters;
+  }, 1);
   const started = performance.now();
   const note = await work();
   const ms = performance.now() - started;
   loop.disable();
+  clearInterval(ticker);
   stop = true;
   await Promise.all([probe, writer]);
   return {
@@ -192,6 +218,7 @@ async function phase(name: string, work: () => Promise<string | undefined>): Pro
     reads: reads.sort((a, b) => a - b),
     writes: writes.sort((a, b) => a - b),
     loopMaxMs: loop.max / 1e6,
+    gap,
     checkpointMs: checkpoints.longestMs,
     checkpointMeanMs: (checkpoints.totalMs - spent) / Math.max(1, checkpoints.count - taken),
     checkpoints: checkpoints.count - taken,
@@ -212,6 +239,18 @@ const wait = () => sleep(PHASE_MS).then(() => undefined);
 
 await phase('warm-up', wait); // JIT, the list's plan; not reported
 phases.push(await phase('reads and writes (checkpointer on)', wait));
+phases.push(
+  // What the snapshot's three calls hold PGlite for on their own: with the streams running, a
+  // call may also wait in PGlite's queue behind a rename.
+  await phase(
+    'online snapshot: copy, no probe and no writer',
+    async () => {
+      const { bytes, pauseMs } = await dumpOnline(client, database.embedded!.dbDir, file);
+      return `snapshot held PGlite ${ms(pauseMs)}; ${(bytes / 1e6).toFixed(1)} MB`;
+    },
+    { streams: false },
+  ),
+);
 phases.push(
   await phase('online snapshot: copy', async () => {
     const { bytes, pauseMs } = await dumpOnline(client, database.embedded!.dbDir, file);
@@ -275,16 +314,23 @@ console.log(
     `(a profile, then /healthz), timed from when it was due; a rename every ${WRITE_EVERY_MS} ms.\n`,
 );
 console.log(
-  '| phase | duration | probe reads | p50 | p99 | longest | writes, longest | event loop, longest delay | checkpoints: n, mean, longest | longest checkpoint: on a core, waiting for one, page faults | server GC: longest, total | WAL since checkpoint | note |',
+  '| phase | duration | probe reads | p50 | p99 | longest | writes, longest | event loop, longest delay | longest gap of a 1-ms timer: on a core, waiting for one, page faults | checkpoints: n, mean, longest | longest checkpoint: on a core, waiting for one, page faults | server GC: longest, total | WAL since checkpoint | note |',
 );
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log(
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+);
+const held = (h: Held | null) =>
+  h ? `${ms(h.ms)}: ${ms(h.runMs)}, ${ms(h.queueMs)}, ${h.minflt} minor / ${h.majflt} major` : '';
 for (const p of phases) {
   const r = p.reads;
   console.log(
-    `| ${p.name} | ${(p.ms / 1000).toFixed(1)} s | ${r.length} | ${ms(pct(r, 50))} | ` +
-      `${ms(pct(r, 99))} | ${ms(r[r.length - 1] ?? 0)} | ${ms(p.writes[p.writes.length - 1] ?? 0)} | ` +
-      `${ms(p.loopMaxMs)} | ${p.checkpoints ? `${p.checkpoints}, ${ms(p.checkpointMeanMs)}, ${ms(p.checkpointMs)}` : 'none'} | ` +
-      `${p.held ? `${ms(p.held.runMs)}, ${ms(p.held.queueMs)}, ${p.held.minflt} minor / ${p.held.majflt} major` : ''} | ` +
+    `| ${p.name} | ${(p.ms / 1000).toFixed(1)} s | ${r.length} | ` +
+      (r.length
+        ? `${ms(pct(r, 50))} | ${ms(pct(r, 99))} | ${ms(r[r.length - 1]!)} | `
+        : '— | — | — | ') +
+      `${p.writes.length ? ms(p.writes[p.writes.length - 1]!) : '—'} | ` +
+      `${ms(p.loopMaxMs)} | ${held(p.gap)} | ${p.checkpoints ? `${p.checkpoints}, ${ms(p.checkpointMeanMs)}, ${ms(p.checkpointMs)}` : 'none'} | ` +
+      `${held(p.held)} | ` +
       `${ms(p.gcMaxMs)}, ${ms(p.gcTotalMs)} | ` +
       `${p.walKB.toFixed(0)} KB | ${p.note ?? ''} |`,
   );

@@ -105,7 +105,7 @@ describe.skipIf(onPostgres)('the snapshot helper and the verifier', () => {
     if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
   });
 
-  it('counts the rows in a child process at a low priority, then removes its folder', async () => {
+  it('counts the rows in a process at a low priority that the helper starts, then removes its folder', async () => {
     const counting = verifySnapshot(file, { dataDir });
     counting.catch(() => {}); // awaited below
     try {

@@ -87,7 +87,6 @@ export async function dumpOnline(
   dbDir: string,
   file: string,
   signal?: AbortSignal,
-  helper: SnapshotHelper = snapshotHelper,
 ): Promise<{ bytes: number; pauseMs: number }> {
   let pauseMs = 0;
   const call = async <T>(query: string) => {
@@ -115,7 +114,7 @@ export async function dumpOnline(
     // Read at once, on PGlite's own thread: no write of it can be under way.
     const control = readFileSync(path.join(dbDir, CONTROL_FILE)).toString('base64');
     await createPrivateFile(tmp);
-    await helper.run(
+    await snapshotHelper.run(
       { job: 'copy', dbDir, file: tmp, control, startWal: start.wal },
       {
         signal,
@@ -217,6 +216,16 @@ export interface HelperAnswer {
   need?: 'end';
 }
 
+/** A job sent to the helper, until it answers. */
+interface PendingJob {
+  /** The helper it was sent to. */
+  child: ChildProcess;
+  settle: (answer: HelperAnswer) => void;
+  ask?: (need: string) => Promise<string>;
+  /** Why `ask` failed: the job was cancelled for it, and fails with it. */
+  askFailed?: unknown;
+}
+
 /** How long a cancelled job may take to stop before the helper is killed, with all it runs. */
 const CANCEL_GRACE_MS = 10_000;
 
@@ -230,10 +239,7 @@ const CANCEL_GRACE_MS = 10_000;
 export class SnapshotHelper {
   private child: Promise<ChildProcess> | null = null;
   private jobs = 0;
-  private readonly pending = new Map<
-    number,
-    { settle: (answer: HelperAnswer) => void; ask?: (need: string) => Promise<string> }
-  >();
+  private readonly pending = new Map<number, PendingJob>();
 
   /** Starts the helper unless it runs; resolves to its process. */
   start(): Promise<ChildProcess> {
@@ -255,10 +261,16 @@ export class SnapshotHelper {
     } catch {
       // Not allowed here: the child tries too.
     }
+    let ended = false;
     const gone = (why: string) => {
+      if (ended) return; // 'error' and 'exit' may both come
+      ended = true;
       this.child = null;
-      for (const [id, job] of this.pending) job.settle({ id, error: why });
-      this.pending.clear();
+      for (const [id, job] of this.pending) {
+        if (job.child !== child) continue;
+        this.pending.delete(id);
+        job.settle({ id, error: why });
+      }
     };
     child.once('error', (error) => gone(`the snapshot helper did not start: ${error.message}`));
     child.once('exit', (code, signal) =>
@@ -273,7 +285,10 @@ export class SnapshotHelper {
           answer.need,
         ).then(
           (value) => reply({ answer: value }),
-          () => reply({ abort: true }),
+          (error: unknown) => {
+            job.askFailed = error;
+            reply({ abort: true });
+          },
         );
         return;
       }
@@ -307,7 +322,16 @@ export class SnapshotHelper {
     signal?.throwIfAborted();
     const child = await this.start();
     const id = ++this.jobs;
-    const answered = new Promise<HelperAnswer>((settle) => this.pending.set(id, { settle, ask }));
+    const pending: PendingJob = { child, settle: () => {}, ask };
+    const answered = new Promise<HelperAnswer>((settle) => {
+      pending.settle = settle;
+    });
+    this.pending.set(id, pending);
+    if (!child.connected) {
+      // It stopped between its start and now: its 'exit' settled the jobs it had.
+      this.pending.delete(id);
+      pending.settle({ id, error: 'the snapshot helper stopped' });
+    }
     this.idle(child);
     child.send({ id, ...job }, () => {}); // a closed channel: 'exit' settles it
     let killer: NodeJS.Timeout | undefined;
@@ -320,6 +344,7 @@ export class SnapshotHelper {
     try {
       const answer = await answered;
       signal?.throwIfAborted();
+      if (pending.askFailed) throw pending.askFailed;
       if (answer.error) throw new Error(answer.error);
       return answer;
     } finally {
@@ -342,11 +367,7 @@ export const snapshotHelper = new SnapshotHelper();
  */
 export async function verifySnapshot(
   file: string,
-  {
-    dataDir,
-    signal,
-    helper = snapshotHelper,
-  }: { dataDir: string; signal?: AbortSignal; helper?: SnapshotHelper },
+  { dataDir, signal }: { dataDir: string; signal?: AbortSignal },
 ): Promise<RowCounts> {
   signal?.throwIfAborted();
   await removeVerifyLeftovers(dataDir);
@@ -355,7 +376,7 @@ export async function verifySnapshot(
   await ensurePrivateDir(verifyDir(dataDir));
   running.add(name);
   try {
-    const { counts } = await helper.run({ job: 'verify', file, scratch }, { signal });
+    const { counts } = await snapshotHelper.run({ job: 'verify', file, scratch }, { signal });
     if (!counts) throw new Error('the verifier sent no counts');
     return counts;
   } finally {
