@@ -35,7 +35,7 @@ import { spawn, fork, type ChildProcess } from 'node:child_process';
 import {
   closeSync,
   createReadStream,
-  createWriteStream,
+  fdatasyncSync,
   mkdirSync,
   openSync,
   writeSync,
@@ -91,6 +91,7 @@ export async function unpackSnapshot(file: string, dir: string) {
   let fd: number | null = null;
   let left = 0; // bytes of the current file still to come
   let skip = 0; // padding after it
+  let unflushed = 0; // bytes written since the last flush
   const root = path.resolve(dir);
   const target = (name: string) => {
     const full = path.resolve(root, `.${path.posix.normalize(`/${name}`)}`);
@@ -107,6 +108,12 @@ export async function unpackSnapshot(file: string, dir: string) {
           if (!pending.length) break;
           const piece = pending.subarray(0, Math.min(left, pending.length));
           writeSync(fd!, piece);
+          // Flushed as it goes (see FLUSH_EVERY), though the folder is thrown away afterwards.
+          unflushed += piece.length;
+          if (unflushed >= FLUSH_EVERY) {
+            fdatasyncSync(fd!);
+            unflushed = 0;
+          }
           left -= piece.length;
           pending = pending.subarray(piece.length);
           if (left > 0) break;
@@ -308,17 +315,36 @@ async function* snapshotTar(
   yield Buffer.alloc(1024); // end of archive
 }
 
-/** Gzips `chunks` (level 1) into `file` (it exists, empty) and fsyncs it. */
+/**
+ * How much a snapshot's processes write before they flush it to the disk (fdatasync). A large
+ * write flushed at once (a 220 MB snapshot's fsync, or a verifier's 1.2 GB left to the kernel's
+ * writeback) makes ext4 write it all in one journal commit, and the server's own writes (its
+ * checkpoints) waited for that commit: a checkpoint asleep for 141 ms during a copy at 100k
+ * services. Flushed every 4 MB (about 10 ms of this disk), no commit holds them long.
+ */
+export const FLUSH_EVERY = 4 * 1024 * 1024;
+
+/** Gzips `chunks` (level 1) into `file` (it exists, empty), flushed as it goes and fsynced. */
 async function writeGzipped(file: string, chunks: AsyncIterable<Buffer>, signal: AbortSignal) {
-  // Level 1: several times faster than the default, and the WAL's empty pages shrink anyway.
-  await pipeline(
-    Readable.from(chunks),
-    createGzip({ level: 1, chunkSize: 1024 * 1024 }),
-    createWriteStream(file, { flags: 'r+' }),
-    { signal },
-  );
   const handle = await fs.open(file, 'r+');
   try {
+    let unflushed = 0;
+    // Level 1: several times faster than the default, and the WAL's empty pages shrink anyway.
+    await pipeline(
+      Readable.from(chunks),
+      createGzip({ level: 1, chunkSize: 1024 * 1024 }),
+      async (gzipped: AsyncIterable<Buffer>) => {
+        for await (const piece of gzipped) {
+          await handle.write(piece);
+          unflushed += piece.length;
+          if (unflushed >= FLUSH_EVERY) {
+            await handle.datasync();
+            unflushed = 0;
+          }
+        }
+      },
+      { signal },
+    );
     await handle.sync();
   } finally {
     await handle.close();
