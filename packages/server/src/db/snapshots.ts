@@ -26,7 +26,7 @@
  */
 import fs from 'node:fs/promises';
 import { fork, type ChildProcess } from 'node:child_process';
-import { constants as fsConstants, readFileSync } from 'node:fs';
+import { constants as fsConstants, existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -176,7 +176,8 @@ export async function removeVerifyLeftovers(dataDir: string) {
     const pid = Number(/^(\d+)-/.exec(name)?.[1]);
     if (pid && pid !== process.pid && alive(pid)) continue; // another process's verification
     if (pid === process.pid && running.has(name)) continue;
-    await fs.rm(path.join(verifyDir(dataDir), name), { recursive: true, force: true });
+    // By the helper, a piece at a time: a burst of disk work would hold the server's writes.
+    await snapshotHelper.run({ job: 'remove', dir: path.join(verifyDir(dataDir), name) });
   }
 }
 
@@ -204,6 +205,7 @@ export type HelperJob = { id: number } & (
   | { job: 'copy'; dbDir: string; file: string; control: string; startWal: string }
   | { job: 'verify'; file: string; scratch: string }
   | { job: 'command'; command: string; file: string; timeoutMs: number }
+  | { job: 'remove'; dir: string }
 );
 type Job = HelperJob extends infer J ? (J extends HelperJob ? Omit<J, 'id'> : never) : never;
 
@@ -380,7 +382,12 @@ export async function verifySnapshot(
     if (!counts) throw new Error('the verifier sent no counts');
     return counts;
   } finally {
-    await fs.rm(scratch, { recursive: true, force: true });
+    // The helper removed it, unless it stopped meanwhile (then the next helper does).
+    if (existsSync(scratch)) {
+      await snapshotHelper
+        .run({ job: 'remove', dir: scratch })
+        .catch(() => fs.rm(scratch, { recursive: true, force: true }));
+    }
     running.delete(name);
   }
 }
