@@ -49,7 +49,6 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createGunzip, createGzip } from 'node:zlib';
-import { openEmbedded } from './embedded.js';
 import {
   COUNTED_TABLES,
   VERIFIER_NICE,
@@ -495,7 +494,8 @@ function runVerifier(file: string, scratch: string, signal: AbortSignal): Promis
 /** The helper: takes jobs from the server until it goes away (see the top of this file). */
 function serve() {
   const send = (answer: HelperAnswer) => process.send!(answer);
-  const jobs = new Map<number, { stop: AbortController; done: Promise<unknown> }>();
+  /** The jobs in hand, by id. */
+  const jobs = new Map<number, AbortController>();
   /** The server's answers to this helper's questions, by job. */
   const asked = new Map<number, (answer: string) => void>();
   const run = async (job: HelperJob, signal: AbortSignal): Promise<Omit<HelperAnswer, 'id'>> => {
@@ -534,20 +534,22 @@ function serve() {
       } else if ('abort' in message) {
         const job = jobs.get(message.id);
         if (!job) return send({ id: message.id, error: 'no such job' });
-        job.stop.abort(new Error('cancelled'));
+        job.abort(new Error('cancelled'));
       } else {
         const stop = new AbortController();
-        const done = run(message, stop.signal).then(
-          (answer) => send({ id: message.id, ...answer }),
-          (error: unknown) =>
-            send({
-              id: message.id,
-              error: stop.signal.aborted
-                ? 'cancelled'
-                : ((error as Error)?.message ?? String(error)),
-            }),
-        );
-        jobs.set(message.id, { stop, done: done.finally(() => jobs.delete(message.id)) });
+        jobs.set(message.id, stop);
+        void run(message, stop.signal)
+          .then(
+            (answer) => send({ id: message.id, ...answer }),
+            (error: unknown) =>
+              send({
+                id: message.id,
+                error: stop.signal.aborted
+                  ? 'cancelled'
+                  : ((error as Error)?.message ?? String(error)),
+              }),
+          )
+          .finally(() => jobs.delete(message.id));
       }
     },
   );
@@ -557,6 +559,8 @@ function serve() {
 export async function verifyUnpacked(file: string, scratch: string): Promise<RowCounts> {
   const dbDir = path.join(scratch, 'db');
   await unpackSnapshot(file, dbDir);
+  // Loaded here, not at the top: the helper runs the same file and never needs PGlite.
+  const { openEmbedded } = await import('./embedded.js');
   const embedded = await openEmbedded(dbDir, { owner: 'snapshot verification' });
   try {
     const counts = {} as RowCounts;
